@@ -1,0 +1,66 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config/index.js';
+import type { Database } from './db/connection.js';
+import { SchemaCache } from './shared/schema-cache.js';
+import { createAppKeyStrategy } from './auth/app-key-strategy.js';
+import { authenticationPlugin } from './plugins/authentication.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { redisPlugin } from './plugins/redis.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
+import { appRoutes } from './modules/apps/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { recordRoutes } from './modules/records/index.js';
+import { worksheetRoutes } from './modules/worksheets/index.js';
+import { PACKAGE_VERSION } from './shared/version.js';
+
+/** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
+export const API_PREFIXES = ['/v3', '/api/v3'] as const;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Overrides of Fastify's logger setting (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+function loggerFor(config: Config): FastifyServerOptions['logger'] {
+  if (config.logLevel === 'silent') return false;
+  return config.prettyLogs
+    ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+    : { level: config.logLevel };
+}
+
+/**
+ * Builds the program: cross-cutting plugins first, then every module under each prefix.
+ * This file is the table of contents of the server.
+ */
+export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? loggerFor(config),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false }, plugins: [lenientBooleanKeyword] },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('schemaCache', new SchemaCache<unknown>());
+
+  const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
+  await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
+  await app.register(redisPlugin, { url: config.redisUrl });
+  await app.register(authenticationPlugin, { strategies: [appKeys], headerPrefix: config.headerPrefix });
+  await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
+
+  await app.register(healthRoutes);
+  for (const prefix of API_PREFIXES) {
+    await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
+    await app.register(worksheetRoutes, { prefix });
+    await app.register(recordRoutes, { prefix });
+  }
+  return app;
+}

@@ -1,0 +1,88 @@
+import { AppError } from '../shared/app-error.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import type { Actor } from '../shared/actor.js';
+import type { Executor } from '../db/connection.js';
+import type { AuthStrategy, RequestHeaders } from './auth-strategy.js';
+import { signMatches } from './sign.js';
+
+interface CachedKey {
+  keyId: string;
+  appId: string;
+  organizationId: string;
+  signHash: string;
+  readOnly: boolean;
+  loadedAt: number;
+}
+
+/** How long a looked-up key is trusted before it is read again (bounds staleness across processes). */
+const CACHE_MS = 30_000;
+
+function header(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * App key + signature: `{prefix}-Appkey` and `{prefix}-Sign`. The key acts as the administrator
+ * of its application. Missing credentials or an unknown key: 10101; a wrong Sign: 10102.
+ */
+export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
+  const keyHeader = `${headerPrefix.toLowerCase()}-appkey`;
+  const signHeader = `${headerPrefix.toLowerCase()}-sign`;
+  const cache = new Map<string, CachedKey>();
+
+  async function load(appKey: string): Promise<CachedKey | null> {
+    const hit = cache.get(appKey);
+    if (hit && Date.now() - hit.loadedAt < CACHE_MS) return hit;
+    const row = await db
+      .selectFrom('app_keys')
+      .innerJoin('apps', 'apps.id', 'app_keys.app_id')
+      .select(['app_keys.id', 'app_keys.app_id', 'app_keys.sign_hash', 'app_keys.read_only', 'apps.organization_id'])
+      .where('app_keys.app_key', '=', appKey)
+      .executeTakeFirst();
+    if (!row) {
+      cache.delete(appKey);
+      return null;
+    }
+    const entry: CachedKey = {
+      keyId: row.id,
+      appId: row.app_id,
+      organizationId: row.organization_id,
+      signHash: row.sign_hash,
+      readOnly: row.read_only === 1,
+      loadedAt: Date.now(),
+    };
+    cache.set(appKey, entry);
+    return entry;
+  }
+
+  const strategy: AuthStrategy & { forgetApp(appId: string): void } = {
+    name: 'appKey',
+    async authenticate(headers): Promise<Actor | null> {
+      const appKey = header(headers, keyHeader);
+      const sign = header(headers, signHeader);
+      if (appKey === undefined && sign === undefined) return null;
+      if (!appKey || !sign) {
+        throw new AppError(ErrorCode.TokenNotFound, 401, `both ${headerPrefix}-Appkey and ${headerPrefix}-Sign headers are required`);
+      }
+      const key = await load(appKey.trim());
+      if (!key) throw new AppError(ErrorCode.TokenNotFound, 401, `unknown ${headerPrefix}-Appkey`);
+      if (!signMatches(sign.trim(), key.signHash)) {
+        throw new AppError(ErrorCode.InvalidSignature, 401, `${headerPrefix}-Sign does not match the AppKey`);
+      }
+      return {
+        kind: 'appKey',
+        appId: key.appId,
+        organizationId: key.organizationId,
+        keyId: key.keyId,
+        readOnly: key.readOnly,
+        accountId: 'user-api',
+      };
+    },
+    /** Drops cached keys of an app (after the app, and so its keys, are deleted). */
+    forgetApp(appId: string) {
+      for (const [appKey, entry] of cache) if (entry.appId === appId) cache.delete(appKey);
+    },
+  };
+  return strategy;
+}

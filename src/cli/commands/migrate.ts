@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { printResult, withDatabase } from './with-database.js';
+import { migrateToLatest } from '../../db/migrate.js';
+
+/** `tabularium migrate`: apply pending migrations (the server also does this at start). */
+export function registerMigrate(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const applied = await withDatabase((db) => migrateToLatest(db));
+      printResult({ applied: applied.length === 0 ? 'none (up to date)' : applied.join(', ') }, options.json === true);
+    });
+}

@@ -1,0 +1,119 @@
+/**
+ * The one typed configuration object. `process.env` is read here and nowhere else;
+ * an invalid setting stops the process with a message that names it.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** `sqlite:./data/tabularium.db` (embedded) or `postgres://…` (server mode). */
+  databaseUrl: string;
+  /** Prefix of the custom auth headers: `{prefix}-Appkey`, `{prefix}-Sign`, `{prefix}-Appid`. */
+  headerPrefix: string;
+  /** The address clients reach this server at (used in links); defaults to http://HOST:PORT. */
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** IANA zone used to read date-times written without an offset. */
+  timeZone: string;
+  /** Optional Redis, for what several processes must share. */
+  redisUrl: string | null;
+  /** Pretty, human log lines instead of JSON. */
+  prettyLogs: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(`Invalid configuration: ${setting} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name, String(fallback));
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+/** Reads sizes like `10485760`, `512kb`, `10mb`. */
+function byteSize(env: Env, name: string, fallback: string): number {
+  const raw = text(env, name, fallback).toLowerCase();
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/.exec(raw);
+  if (!match) throw new ConfigError(name, `must be a size such as 10485760, 512kb or 10mb, got "${raw}"`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? 'b') as 'b'];
+  const value = Number(match[1]) * unit;
+  if (value < 1024) throw new ConfigError(name, 'must be at least 1kb');
+  return value;
+}
+
+function databaseUrl(env: Env): string {
+  const raw = text(env, 'DATABASE_URL', 'sqlite:./data/tabularium.db');
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${raw}"`);
+}
+
+function timeZone(env: Env): string {
+  const raw = text(env, 'TIME_ZONE', 'UTC');
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+  } catch {
+    throw new ConfigError('TIME_ZONE', `must be an IANA time zone such as UTC or Europe/Berlin, got "${raw}"`);
+  }
+  return raw;
+}
+
+function publicUrl(env: Env, host: string, port: number): string {
+  const fallback = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const raw = text(env, 'PUBLIC_URL', fallback);
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * Builds the configuration from an environment (normally `process.env`).
+ * @example loadConfig({ PORT: '9000', DATABASE_URL: 'postgres://127.0.0.1/test' })
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = text(env, 'HOST', '127.0.0.1');
+  const headerPrefix = text(env, 'HEADER_PREFIX', 'SVC');
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(headerPrefix)) {
+    throw new ConfigError('HEADER_PREFIX', `must be letters and digits, starting with a letter, got "${headerPrefix}"`);
+  }
+  const logLevel = text(env, 'LOG_LEVEL', 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const redisUrl = text(env, 'REDIS_URL', '');
+  if (redisUrl && !/^rediss?:\/\/.+/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redisUrl}"`);
+  }
+  return {
+    port,
+    host,
+    databaseUrl: databaseUrl(env),
+    headerPrefix,
+    publicUrl: publicUrl(env, host, port),
+    logLevel: logLevel as Config['logLevel'],
+    bodyLimit: byteSize(env, 'BODY_LIMIT', '10mb'),
+    timeZone: timeZone(env),
+    redisUrl: redisUrl || null,
+    prettyLogs: text(env, 'NODE_ENV', 'development') !== 'production' && env.LOG_FORMAT !== 'json',
+  };
+}

@@ -1,0 +1,51 @@
+import { PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
+
+const COLUMN_TYPES: Record<LogicalColumnType, string> = {
+  text: 'TEXT',
+  integer: 'BIGINT',
+  real: 'DOUBLE PRECISION',
+  boolean: 'BOOLEAN',
+  timestamp: 'BIGINT',
+  json: 'JSONB',
+};
+
+// BIGINT holds epoch milliseconds and counters, all far below 2^53: read them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+/**
+ * The server engine. A `schema` query parameter in the URL (`postgres://host/db?schema=tenant1`)
+ * sets the search path, so that several installations (or test runs) can share one database.
+ */
+export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: poolSize,
+    ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),
+  });
+  return {
+    label: `PostgreSQL (${parsed.host}${parsed.pathname}${schema ? `, schema ${schema}` : ''})`,
+    kyselyDialect: new PostgresDialect({ pool }),
+    maxParameters: 65535,
+    indexNullsFirst: ' NULLS FIRST',
+    columnType: (type) => COLUMN_TYPES[type],
+    encode(type, value) {
+      if (value === null || value === undefined) return null;
+      if (type === 'json') return JSON.stringify(value);
+      return value;
+    },
+    decode(_type, raw) {
+      return raw === undefined ? null : raw;
+    },
+    classifyError(error): DriverFailure {
+      const err = error as { code?: string; constraint?: string; detail?: string };
+      if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };
+      return { kind: 'other' };
+    },
+  };
+}

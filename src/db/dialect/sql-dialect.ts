@@ -1,0 +1,33 @@
+import type { Dialect } from 'kysely';
+
+/** The storage kinds a field type can ask for; each engine maps them to its own column type. */
+export type LogicalColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json';
+
+/** What a driver error meant, when it meant something we report to the client. */
+export type DriverFailure = { kind: 'unique'; target: string } | { kind: 'other' };
+
+/**
+ * Everything in which the two engines differ. Code outside `db/` asks this interface;
+ * it never imports a driver and never compares an engine's name.
+ */
+export interface SqlDialect {
+  /** For log lines and the health report only. */
+  readonly label: string;
+  /** The Kysely dialect that talks to the engine. */
+  readonly kyselyDialect: Dialect;
+  /** The engine's column type for a logical type. */
+  columnType(type: LogicalColumnType): string;
+  /** A JS value (already validated) to the driver's parameter for that column type. */
+  encode(type: LogicalColumnType, value: unknown): unknown;
+  /** A driver value back to JS. */
+  decode(type: LogicalColumnType, raw: unknown): unknown;
+  /** Classifies a driver error. */
+  classifyError(error: unknown): DriverFailure;
+  /**
+   * Appended to an index column so that the index serves `ORDER BY col ASC NULLS FIRST`
+   * (empty values sort first ascending, last descending, on both engines).
+   */
+  readonly indexNullsFirst: string;
+  /** Largest number of bound parameters one statement may carry. */
+  readonly maxParameters: number;
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteDialect } from 'kysely';
+import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
+
+const COLUMN_TYPES: Record<LogicalColumnType, string> = {
+  text: 'TEXT',
+  integer: 'INTEGER',
+  real: 'REAL',
+  boolean: 'INTEGER',
+  timestamp: 'INTEGER',
+  json: 'TEXT',
+};
+
+/**
+ * The embedded engine: one SQLite file in WAL mode.
+ * @example createSqliteDialect('./data/tabularium.db')
+ */
+export function createSqliteDialect(file: string): SqlDialect {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  database.pragma('cache_size = -65536');
+  return {
+    label: `SQLite (${file})`,
+    kyselyDialect: new SqliteDialect({ database }),
+    maxParameters: 32766,
+    indexNullsFirst: '',
+    columnType: (type) => COLUMN_TYPES[type],
+    encode(type, value) {
+      if (value === null || value === undefined) return null;
+      if (type === 'boolean') return value ? 1 : 0;
+      if (type === 'json') return JSON.stringify(value);
+      return value;
+    },
+    decode(type, raw) {
+      if (raw === null || raw === undefined) return null;
+      if (type === 'boolean') return raw === 1 || raw === true;
+      if (type === 'json') return typeof raw === 'string' ? JSON.parse(raw) : raw;
+      return raw;
+    },
+    classifyError(error): DriverFailure {
+      const err = error as { code?: string; message?: string };
+      if (err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        // "UNIQUE constraint failed: ws_<id>.<column>"
+        const match = /UNIQUE constraint failed: ([^\s,]+)/.exec(err.message ?? '');
+        return { kind: 'unique', target: match?.[1] ?? '' };
+      }
+      return { kind: 'other' };
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.js';
+
+/** Every migration, by its number. Append only: never edit or reorder a released migration. */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

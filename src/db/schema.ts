@@ -1,0 +1,89 @@
+
+
+/**
+ * The metadata tables (created by migrations). Worksheet row tables are not listed here:
+ * they are created at run time, one per worksheet, and addressed through `sql.table()`.
+ * Times are epoch milliseconds in a BIGINT on both engines, so that comparisons and
+ * sorting never depend on an engine's date type.
+ */
+export interface MetaSchema {
+  organizations: { id: string; name: string; created_at: number };
+  accounts: {
+    id: string;
+    organization_id: string;
+    email: string;
+    fullname: string;
+    password_hash: string | null;
+    status: number;
+    created_at: number;
+  };
+  departments: { id: string; organization_id: string; parent_id: string | null; name: string; created_at: number };
+  apps: {
+    id: string;
+    organization_id: string;
+    name: string;
+    description: string;
+    icon: string;
+    color: string;
+    owner_id: string;
+    created_at: number;
+    updated_at: number;
+  };
+  app_keys: {
+    id: string;
+    app_id: string;
+    app_key: string;
+    sign_hash: string;
+    read_only: number;
+    created_at: number;
+  };
+  sections: {
+    id: string;
+    app_id: string;
+    parent_id: string | null;
+    name: string;
+    position: number;
+    created_at: number;
+  };
+  items: {
+    id: string;
+    app_id: string;
+    section_id: string | null;
+    type: number;
+    name: string;
+    position: number;
+    created_at: number;
+  };
+  worksheets: {
+    id: string;
+    app_id: string;
+    name: string;
+    alias: string;
+    remark: string;
+    /** Live (not deleted) rows, kept in step with every insert and delete. */
+    row_count: number;
+    created_at: number;
+    updated_at: number;
+  };
+  fields: {
+    id: string;
+    worksheet_id: string;
+    name: string;
+    alias: string;
+    type: string;
+    required: number;
+    is_title: number;
+    is_unique: number;
+    /** Whether an index for sorting and filtering exists on the column. */
+    indexed: number;
+    position: number;
+    /** JSON array of {key, value, index, isDeleted, color}. */
+    options: string;
+    /** JSON object: the type's settings (precision, subType, max, isColorOptions, …). */
+    config: string;
+    description: string;
+    created_at: number;
+  };
+  custom_pages: { id: string; app_id: string; name: string; components: string; version: number; created_at: number };
+  auto_number_counters: { field_id: string; last_value: number };
+}

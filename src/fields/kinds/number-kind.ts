@@ -1,0 +1,61 @@
+import type { FieldMeta, FieldType, PreparedDefinition, FieldDefinitionDraft } from '../field-type.js';
+import { badFieldValue, show } from './value-errors.js';
+import { AppError } from '../../shared/app-error.js';
+
+/** Reads a number from a number or a numeric string; undefined when it is neither. */
+export function parseNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+export function precisionOf(field: FieldMeta): number | undefined {
+  const precision = field.config.precision;
+  return typeof precision === 'number' ? precision : undefined;
+}
+
+/** Rounds half away from zero to `digits` decimals, without binary surprises like 1.005. */
+export function roundTo(value: number, digits: number): number {
+  const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${digits}`))}e-${digits}`);
+  return value < 0 ? -rounded : rounded;
+}
+
+function preparePrecision(draft: FieldDefinitionDraft): PreparedDefinition {
+  const config = { ...draft.config };
+  if (config.precision !== undefined && config.precision !== null) {
+    const precision = parseNumber(config.precision);
+    if (precision === undefined || !Number.isInteger(precision) || precision < 0 || precision > 14) {
+      throw AppError.invalidValue(`field "${draft.name}": precision must be a whole number from 0 to 14, got ${show(config.precision)}`);
+    }
+    config.precision = precision;
+  } else {
+    delete config.precision;
+  }
+  return { options: [], config };
+}
+
+/** A numeric type: stored as a double, read as a decimal string (with the field's precision). */
+export function numberKind(spec: { code: string; name: string }): FieldType {
+  return {
+    code: spec.code,
+    name: spec.name,
+    valueKind: 'number',
+    column: 'real',
+    availability: 'ready',
+    canBeRequired: true,
+    indexable: true,
+    prepare: preparePrecision,
+    write(value, field, ctx) {
+      if (value === null || value === undefined || value === '') return null;
+      const number = parseNumber(value);
+      if (number === undefined) throw badFieldValue(ctx.label, `expected a number, got ${show(value)}`);
+      const precision = precisionOf(field);
+      return precision === undefined ? number : roundTo(number, precision);
+    },
+    read(stored, field) {
+      if (stored === null) return null;
+      const precision = precisionOf(field);
+      return precision === undefined ? String(stored) : (stored as number).toFixed(precision);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { LogicalColumnType } from '../../db/dialect/sql-dialect.js';
+import type { FieldType } from '../field-type.js';
+
+/**
+ * A known public type whose behaviour arrives with a later issue. It is registered (so that its
+ * code and name are understood and its storage is decided) but a definition of it is refused.
+ */
+export function plannedKind(spec: {
+  code: string;
+  name: string;
+  valueKind: FieldType['valueKind'];
+  column: LogicalColumnType | null;
+  readOnly?: boolean;
+  plannedFor: string;
+}): FieldType {
+  return { ...spec, availability: 'planned', canBeRequired: !spec.readOnly };
+}

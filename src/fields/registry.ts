@@ -1,0 +1,136 @@
+import { AppError } from '../shared/app-error.js';
+import type { FieldType } from './field-type.js';
+import { amountInWords } from './types/amount-in-words.js';
+import { apiQuery } from './types/api-query.js';
+import { attachment } from './types/attachment.js';
+import { autoNumber } from './types/auto-number.js';
+import { barcode } from './types/barcode.js';
+import { button } from './types/button.js';
+import { cascadingSelect } from './types/cascading-select.js';
+import { certificate } from './types/certificate.js';
+import { checkbox } from './types/checkbox.js';
+import { codeScan } from './types/code-scan.js';
+import { collaborator } from './types/collaborator.js';
+import { concatenate } from './types/concatenate.js';
+import { currency } from './types/currency.js';
+import { customField } from './types/custom-field.js';
+import { dateFormula } from './types/date-formula.js';
+import { dateTime } from './types/date-time.js';
+import { date } from './types/date.js';
+import { department } from './types/department.js';
+import { divider } from './types/divider.js';
+import { dropdown } from './types/dropdown.js';
+import { dynamicLink } from './types/dynamic-link.js';
+import { email } from './types/email.js';
+import { embed } from './types/embed.js';
+import { formula } from './types/formula.js';
+import { functionFormula } from './types/function-formula.js';
+import { landlinePhone } from './types/landline-phone.js';
+import { location } from './types/location.js';
+import { lookup } from './types/lookup.js';
+import { multipleSelect } from './types/multiple-select.js';
+import { number } from './types/number.js';
+import { ocr } from './types/ocr.js';
+import { orgRole } from './types/org-role.js';
+import { phoneNumber } from './types/phone-number.js';
+import { queryRecord } from './types/query-record.js';
+import { rating } from './types/rating.js';
+import { regionCity } from './types/region-city.js';
+import { regionCounty } from './types/region-county.js';
+import { regionProvince } from './types/region-province.js';
+import { relation } from './types/relation.js';
+import { richText } from './types/rich-text.js';
+import { role } from './types/role.js';
+import { rollup } from './types/rollup.js';
+import { section } from './types/section.js';
+import { signature } from './types/signature.js';
+import { singleSelect } from './types/single-select.js';
+import { subTable } from './types/sub-table.js';
+import { text } from './types/text.js';
+import { time } from './types/time.js';
+
+/**
+ * Every public field type, one line each. The first type registered under a public name is
+ * the one that name selects on input (several region codes share the name "Region").
+ */
+const ALL_TYPES: readonly FieldType[] = [
+  regionCounty,
+  amountInWords,
+  apiQuery,
+  attachment,
+  autoNumber,
+  barcode,
+  button,
+  cascadingSelect,
+  certificate,
+  checkbox,
+  codeScan,
+  collaborator,
+  concatenate,
+  currency,
+  customField,
+  dateFormula,
+  dateTime,
+  date,
+  department,
+  divider,
+  dropdown,
+  dynamicLink,
+  email,
+  embed,
+  formula,
+  functionFormula,
+  landlinePhone,
+  location,
+  lookup,
+  multipleSelect,
+  number,
+  ocr,
+  orgRole,
+  phoneNumber,
+  queryRecord,
+  rating,
+  regionCity,
+  regionProvince,
+  relation,
+  richText,
+  role,
+  rollup,
+  section,
+  signature,
+  singleSelect,
+  subTable,
+  text,
+  time,
+];
+
+const byCode = new Map<string, FieldType>();
+const byName = new Map<string, FieldType>();
+for (const type of ALL_TYPES) {
+  if (byCode.has(type.code)) throw new Error(`field type code ${type.code} registered twice`);
+  byCode.set(type.code, type);
+  if (!byName.has(type.name.toLowerCase())) byName.set(type.name.toLowerCase(), type);
+}
+
+/** Every registered type, in registration order. */
+export function allFieldTypes(): readonly FieldType[] {
+  return ALL_TYPES;
+}
+
+/** The type of a stored field; its code came from the registry, so it is always there. */
+export function fieldTypeOf(code: string): FieldType {
+  const type = byCode.get(code);
+  if (!type) throw new Error(`unknown stored field type ${code}`);
+  return type;
+}
+
+/**
+ * The type a client names, by code (`"2"`, `2`) or public name (`"Text"`, any case).
+ * @example resolveFieldType('Dropdown', 'addFields[0].type').code === '11'
+ */
+export function resolveFieldType(input: unknown, where: string): FieldType {
+  const key = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '';
+  const type = byCode.get(key) ?? byName.get(key.toLowerCase());
+  if (!type) throw AppError.invalidValue(`${where}: unknown field type ${JSON.stringify(input)}`);
+  return type;
+}

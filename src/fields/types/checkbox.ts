@@ -1,0 +1,29 @@
+import type { FieldType } from '../field-type.js';
+import { badFieldValue, show } from '../kinds/value-errors.js';
+
+const TRUE = new Set(['true', '1', 'yes']);
+const FALSE = new Set(['false', '0', 'no', '']);
+
+/** 36 Checkbox: a boolean; `true`, `"true"`, `"True"`, `1`, `"1"` check it. Unchecked counts as empty. */
+export const checkbox: FieldType = {
+  code: '36',
+  name: 'Checkbox',
+  valueKind: 'boolean',
+  column: 'boolean',
+  availability: 'ready',
+  canBeRequired: true,
+  indexable: true,
+  write(value, _field, ctx) {
+    if (value === null || value === undefined) return false;
+    if (typeof value === 'boolean') return value;
+    if (value === 1 || value === 0) return value === 1;
+    if (typeof value === 'string') {
+      const lower = value.trim().toLowerCase();
+      if (TRUE.has(lower)) return true;
+      if (FALSE.has(lower)) return false;
+    }
+    throw badFieldValue(ctx.label, `expected true or false, got ${show(value)}`);
+  },
+  read: (stored) => stored === true,
+  isEmpty: (stored) => stored !== true,
+};

@@ -1,0 +1,10 @@
+import { referenceKind } from '../kinds/reference-kind.js';
+
+/** 27 Department: departments of the organization; written as department ids. */
+export const department = referenceKind({
+  code: '27',
+  name: 'Department',
+  kind: 'department',
+  idKey: 'id',
+  present: (id, refs) => ({ id, name: refs.departments.get(id)?.name ?? '' }),
+});

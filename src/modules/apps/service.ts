@@ -1,0 +1,108 @@
+import type { Executor } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { AppError } from '../../shared/app-error.js';
+import { newGuid, newObjectId } from '../../shared/ids.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { ItemType, createSections, placeItem, resolveSection, sectionTree } from '../navigation/index.js';
+import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
+import * as repository from './repository.js';
+
+export interface AppChanges {
+  name?: string;
+  description?: string;
+  icon?: string;
+  color?: string;
+}
+
+const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+function checkChanges(changes: AppChanges): AppChanges {
+  if (changes.name !== undefined && changes.name.trim() === '') throw AppError.invalidValue('name: cannot be empty');
+  if (changes.name !== undefined && changes.name.length > 100) throw AppError.invalidValue('name: at most 100 characters');
+  if (changes.color !== undefined && changes.color !== '' && !COLOR.test(changes.color)) {
+    throw AppError.invalidValue(`color: "${changes.color}" is not a hex color such as #2196F3`);
+  }
+  return { ...changes, name: changes.name?.trim() };
+}
+
+/** Creates an application owned by an account, with one first section. */
+export async function createApp(db: Executor, organizationId: string, ownerId: string, input: AppChanges & { name: string }, now: number): Promise<string> {
+  const changes = checkChanges(input);
+  const id = newGuid();
+  await inTransaction(db, async (trx) => {
+    await repository.insertApp(trx, {
+      id,
+      organization_id: organizationId,
+      name: changes.name!,
+      description: changes.description ?? '',
+      icon: changes.icon ?? '',
+      color: changes.color ?? '',
+      owner_id: ownerId,
+      created_at: now,
+      updated_at: now,
+    });
+    await resolveSection(trx, id, undefined, now, 'sectionId');
+  });
+  return id;
+}
+
+export async function getApp(ctx: ServiceContext) {
+  const app = await repository.findApp(ctx.db, ctx.actor.appId);
+  if (!app) throw AppError.notFound('the application of this key no longer exists');
+  return {
+    appId: app.id,
+    organizationId: app.organization_id,
+    name: app.name,
+    description: app.description,
+    icon: app.icon,
+    color: app.color,
+    sections: await sectionTree(ctx.db, app.id),
+  };
+}
+
+export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promise<void> {
+  await repository.updateApp(ctx.db, ctx.actor.appId, { ...checkChanges(changes), updated_at: ctx.now() });
+}
+
+/** Deletes the application with every worksheet (and its rows), page, section and key. */
+export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
+    await repository.deleteApp(trx, ctx.actor.appId);
+  });
+  onDeleted(ctx.actor.appId);
+}
+
+export async function addSections(ctx: ServiceContext, sections: Array<{ name: string; parentId?: string }>) {
+  return inTransaction(ctx.db, (trx) => createSections(trx, ctx.actor.appId, sections, ctx.now()));
+}
+
+/** Creates empty worksheets (with a title field) and empty custom pages, all or none. */
+export async function addItems(ctx: ServiceContext, items: Array<{ sectionId: string; type: number; name: string }>) {
+  return inTransaction(ctx.db, async (trx) => {
+    const scoped = { ...ctx, db: trx };
+    const created = [];
+    for (const [i, item] of items.entries()) {
+      const name = item.name.trim();
+      if (name === '') throw AppError.invalidParameters(`items[${i}].name is required`);
+      if (item.type === ItemType.Worksheet) {
+        const { worksheetId } = await createWorksheet(scoped, { name, sectionId: item.sectionId, fields: [] });
+        const sectionId = await resolveSection(trx, ctx.actor.appId, item.sectionId, ctx.now(), `items[${i}].sectionId`);
+        created.push({ id: worksheetId, type: item.type, name, sectionId });
+      } else {
+        const sectionId = await resolveSection(trx, ctx.actor.appId, item.sectionId, ctx.now(), `items[${i}].sectionId`);
+        const id = newObjectId();
+        await repository.insertCustomPage(trx, { id, app_id: ctx.actor.appId, name, components: '[]', version: 0, created_at: ctx.now() });
+        await placeItem(trx, ctx.actor.appId, { id, type: ItemType.CustomPage, name, sectionId }, ctx.now());
+        created.push({ id, type: item.type, name, sectionId });
+      }
+    }
+    return created;
+  });
+}
+
+
+/** The first application of an organization, if any. */
+export async function firstAppOf(db: Executor, organizationId: string): Promise<string | undefined> {
+  return (await repository.firstAppOf(db, organizationId))?.id;
+}

@@ -1,0 +1,56 @@
+import type { Executor } from '../../db/connection.js';
+
+/** Sections (item groups) and items (worksheets, custom pages) of an application's navigation. */
+
+export async function listSections(db: Executor, appId: string) {
+  return db.selectFrom('sections').selectAll().where('app_id', '=', appId).orderBy('position').orderBy('id').execute();
+}
+
+export async function listItems(db: Executor, appId: string) {
+  return db.selectFrom('items').selectAll().where('app_id', '=', appId).orderBy('position').orderBy('id').execute();
+}
+
+export async function findSection(db: Executor, appId: string, sectionId: string) {
+  return db.selectFrom('sections').select(['id']).where('app_id', '=', appId).where('id', '=', sectionId).executeTakeFirst();
+}
+
+export async function firstSection(db: Executor, appId: string) {
+  return db
+    .selectFrom('sections')
+    .select(['id'])
+    .where('app_id', '=', appId)
+    .where('parent_id', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export async function maxPosition(db: Executor, table: 'sections' | 'items', appId: string): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+export async function minSectionPosition(db: Executor, appId: string): Promise<number> {
+  const row = await db
+    .selectFrom('sections')
+    .select((eb) => eb.fn.min('position').as('min'))
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+  return Number(row?.min ?? 0);
+}
+
+export async function insertSections(db: Executor, rows: Array<{ id: string; app_id: string; parent_id: string | null; name: string; position: number; created_at: number }>) {
+  if (rows.length > 0) await db.insertInto('sections').values(rows).execute();
+}
+
+export async function insertItem(db: Executor, row: { id: string; app_id: string; section_id: string | null; type: number; name: string; position: number; created_at: number }) {
+  await db.insertInto('items').values(row).execute();
+}
+
+export async function renameItem(db: Executor, id: string, name: string) {
+  await db.updateTable('items').set({ name }).where('id', '=', id).execute();
+}

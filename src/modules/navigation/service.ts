@@ -1,0 +1,80 @@
+import type { Executor } from '../../db/connection.js';
+import { AppError } from '../../shared/app-error.js';
+import { newObjectId } from '../../shared/ids.js';
+import * as repository from './repository.js';
+
+/** Item types of the navigation: a worksheet or a custom page. */
+export const ItemType = { Worksheet: 0, CustomPage: 1 } as const;
+
+export interface SectionTree {
+  id: string;
+  name: string;
+  items: Array<{ id: string; type: number; name: string }>;
+  childSections: SectionTree[];
+}
+
+/** The section an item goes to: the given one (which must be the app's), else the first, made if need be. */
+export async function resolveSection(db: Executor, appId: string, sectionId: string | undefined, now: number, where: string): Promise<string> {
+  if (sectionId) {
+    if (!(await repository.findSection(db, appId, sectionId))) throw AppError.notFound(`${where}: no section "${sectionId}" in this application`);
+    return sectionId;
+  }
+  const first = await repository.firstSection(db, appId);
+  if (first) return first.id;
+  const id = newObjectId();
+  await repository.insertSections(db, [{ id, app_id: appId, parent_id: null, name: 'Default', position: 1, created_at: now }]);
+  return id;
+}
+
+/** Adds an item (whose row lives elsewhere: a worksheet or a page) at the end of its section. */
+export async function placeItem(db: Executor, appId: string, item: { id: string; type: number; name: string; sectionId: string }, now: number): Promise<void> {
+  const position = (await repository.maxPosition(db, 'items', appId)) + 1;
+  await repository.insertItem(db, { id: item.id, app_id: appId, section_id: item.sectionId, type: item.type, name: item.name, position, created_at: now });
+}
+
+export async function renameItem(db: Executor, id: string, name: string): Promise<void> {
+  await repository.renameItem(db, id, name);
+}
+
+/**
+ * Creates sections. New top-level sections go to the top of the navigation (as on the public
+ * service); child sections go to the end of their parent.
+ */
+export async function createSections(db: Executor, appId: string, sections: Array<{ name: string; parentId?: string }>, now: number) {
+  let top = await repository.minSectionPosition(db, appId);
+  let bottom = await repository.maxPosition(db, 'sections', appId);
+  const created: Array<{ id: string; name: string }> = [];
+  const rows = [];
+  const newIds = new Set<string>();
+  for (const [index, section] of sections.entries()) {
+    const name = section.name.trim();
+    if (name === '') throw AppError.invalidParameters(`sections[${index}].name is required`);
+    if (name.length > 100) throw AppError.invalidValue(`sections[${index}].name: at most 100 characters`);
+    if (section.parentId && !newIds.has(section.parentId) && !(await repository.findSection(db, appId, section.parentId))) {
+      throw AppError.notFound(`sections[${index}].parentId: no section "${section.parentId}" in this application`);
+    }
+    const id = newObjectId();
+    newIds.add(id);
+    const position = section.parentId ? ++bottom : --top;
+    rows.push({ id, app_id: appId, parent_id: section.parentId || null, name, position, created_at: now });
+    created.push({ id, name });
+  }
+  await repository.insertSections(db, rows);
+  return created;
+}
+
+/** The navigation as a tree of sections with their items. */
+export async function sectionTree(db: Executor, appId: string): Promise<SectionTree[]> {
+  const [sections, items] = await Promise.all([repository.listSections(db, appId), repository.listItems(db, appId)]);
+  const nodes = new Map<string, SectionTree>(sections.map((s) => [s.id, { id: s.id, name: s.name, items: [], childSections: [] }]));
+  for (const item of items) {
+    if (item.section_id) nodes.get(item.section_id)?.items.push({ id: item.id, type: item.type, name: item.name });
+  }
+  const roots: SectionTree[] = [];
+  for (const section of sections) {
+    const node = nodes.get(section.id)!;
+    const parent = section.parent_id ? nodes.get(section.parent_id) : undefined;
+    (parent ? parent.childSections : roots).push(node);
+  }
+  return roots;
+}

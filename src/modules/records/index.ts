@@ -1,0 +1,2 @@
+/** Records of worksheets. */
+export { recordRoutes } from './routes.js';

@@ -1,0 +1,43 @@
+import type { Executor } from '../../db/connection.js';
+import { AppError } from '../../shared/app-error.js';
+import { PSEUDO_USERS } from '../../shared/actor.js';
+import type { ResolvedReferences } from '../../fields/field-type.js';
+import type { ReferenceSet } from './value-codec.js';
+
+/** Every written member and department id must exist in the caller's organization (10002 otherwise). */
+export async function checkReferencesExist(db: Executor, organizationId: string, refs: ReferenceSet): Promise<void> {
+  if (refs.account.size > 0) {
+    const ids = [...refs.account];
+    const found = await db.selectFrom('accounts').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+    const known = new Set(found.map((r) => r.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) throw AppError.invalidValue(`no member with accountId ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+  }
+  if (refs.department.size > 0) {
+    const ids = [...refs.department];
+    const found = await db.selectFrom('departments').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
+    const known = new Set(found.map((r) => r.id));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) throw AppError.invalidValue(`no department with id ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+  }
+}
+
+/** Names for the ids that rows refer to (members, departments, creators), in one query per kind. */
+export async function resolveReferences(db: Executor, refs: ReferenceSet): Promise<ResolvedReferences> {
+  const resolved: ResolvedReferences = { accounts: new Map(), departments: new Map() };
+  const accountIds: string[] = [];
+  for (const id of refs.account) {
+    const pseudo = PSEUDO_USERS.get(id);
+    if (pseudo) resolved.accounts.set(id, { fullname: pseudo, avatar: '', status: 1 });
+    else accountIds.push(id);
+  }
+  if (accountIds.length > 0) {
+    const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'status']).where('id', 'in', accountIds).execute();
+    for (const row of rows) resolved.accounts.set(row.id, { fullname: row.fullname, avatar: '', status: row.status });
+  }
+  if (refs.department.size > 0) {
+    const rows = await db.selectFrom('departments').select(['id', 'name']).where('id', 'in', [...refs.department]).execute();
+    for (const row of rows) resolved.departments.set(row.id, { name: row.name });
+  }
+  return resolved;
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../../shared/envelope.js';
+import { responses } from '../../shared/wire-schemas.js';
+import { serviceContext } from '../../plugins/service-context.js';
+import * as schemas from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['Records'];
+
+/** Records of a worksheet: single and batch writes, reads and the paged list. */
+export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post('/app/worksheets/:worksheet_id/rows/list', {
+    config: { access: 'read' },
+    schema: { tags, summary: 'List records: paged, sorted, projected', params: schemas.WorksheetParams, body: schemas.ListBody, response: responses(schemas.RecordPage) },
+    handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {})),
+  });
+
+  app.post('/app/worksheets/:worksheet_id/rows/batch', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Create up to 1000 records, all or none', params: schemas.WorksheetParams, body: schemas.BatchCreateBody, response: responses(Type.Object({ rowIds: Type.Array(Type.String()) })) },
+    handler: async (request) => ok(await service.createRecords(serviceContext(request), request.params.worksheet_id, request.body.rows)),
+  });
+
+  app.patch('/app/worksheets/:worksheet_id/rows/batch', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Update up to 1000 records: the same values (rowIds + fields) or per-record values (rows)', params: schemas.WorksheetParams, body: schemas.BatchUpdateBody, response: responses(schemas.BatchOutcome) },
+    handler: async (request) => ok(await service.updateRecords(serviceContext(request), request.params.worksheet_id, request.body)),
+  });
+
+  app.delete('/app/worksheets/:worksheet_id/rows/batch', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Delete up to 1000 records', params: schemas.WorksheetParams, body: schemas.BatchDeleteBody, response: responses(schemas.BatchOutcome) },
+    handler: async (request) =>
+      ok(await service.deleteRecords(serviceContext(request), request.params.worksheet_id, request.body.rowIds, request.body.permanent === true)),
+  });
+
+  app.post('/app/worksheets/:worksheet_id/rows', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Create a record', params: schemas.WorksheetParams, body: schemas.CreateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
+    handler: async (request) => ok(await service.createRecord(serviceContext(request), request.params.worksheet_id, request.body.fields)),
+  });
+
+  app.get('/app/worksheets/:worksheet_id/rows/:row_id', {
+    config: { access: 'read' },
+    schema: { tags, summary: 'Get a record', params: schemas.RowParams, response: responses(schemas.RecordOut) },
+    handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id)),
+  });
+
+  app.patch('/app/worksheets/:worksheet_id/rows/:row_id', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Update a record: only the sent fields change', params: schemas.RowParams, body: schemas.UpdateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
+    handler: async (request) =>
+      ok(await service.updateRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.body.fields)),
+  });
+
+  app.delete('/app/worksheets/:worksheet_id/rows/:row_id', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Delete a record (to the recycle bin unless permanent)', params: schemas.RowParams, body: schemas.DeleteRecordBody, response: responses(Type.Null()) },
+    handler: async (request) => {
+      await service.deleteRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.body?.permanent === true);
+      return ok(null);
+    },
+  });
+};

@@ -1,0 +1,88 @@
+import { Type } from '@sinclair/typebox';
+import { LenientBoolean } from '../../shared/wire-schemas.js';
+import { MAX_BATCH } from './service.js';
+
+/** Wire schemas of the record endpoints. */
+
+export const WorksheetParams = Type.Object({ worksheet_id: Type.String({ description: 'Worksheet id or alias' }) });
+export const RowParams = Type.Object({ worksheet_id: Type.String(), row_id: Type.String({ description: 'Record id' }) });
+
+const FieldValue = Type.Object(
+  {
+    id: Type.String({ description: 'Field id or alias' }),
+    value: Type.Optional(Type.Unknown({ description: 'Shape depends on the field type' })),
+    type: Type.Optional(Type.Integer({ description: 'Option add mode / attachment mode (later issues)' })),
+  },
+  { additionalProperties: true },
+);
+
+const FieldValues = Type.Array(FieldValue, { maxItems: 1000 });
+const TriggerWorkflow = Type.Optional(LenientBoolean({ description: 'Run workflows triggered by this change (default true)', default: true }));
+
+export const CreateRecordBody = Type.Object({ fields: FieldValues, triggerWorkflow: TriggerWorkflow });
+export const UpdateRecordBody = Type.Object({ fields: FieldValues, triggerWorkflow: TriggerWorkflow });
+
+export const DeleteRecordBody = Type.Optional(
+  Type.Object({
+    permanent: Type.Optional(LenientBoolean({ description: 'true removes the record for good; default: to the recycle bin' })),
+    triggerWorkflow: TriggerWorkflow,
+  }),
+);
+
+export const BatchCreateBody = Type.Object({
+  rows: Type.Array(Type.Object({ fields: FieldValues }), { minItems: 1, maxItems: MAX_BATCH }),
+  triggerWorkflow: TriggerWorkflow,
+});
+
+export const BatchUpdateBody = Type.Object({
+  rowIds: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: MAX_BATCH, description: 'With fields: the same values on each' })),
+  fields: Type.Optional(FieldValues),
+  rows: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String(), fields: FieldValues }), { minItems: 1, maxItems: MAX_BATCH, description: 'Per-record values' }),
+  ),
+  triggerWorkflow: TriggerWorkflow,
+});
+
+export const BatchDeleteBody = Type.Object({
+  rowIds: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_BATCH }),
+  permanent: Type.Optional(LenientBoolean()),
+  triggerWorkflow: TriggerWorkflow,
+});
+
+export const ListBody = Type.Optional(
+  Type.Object({
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
+    pageIndex: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    sorts: Type.Optional(Type.Array(Type.Object({ field: Type.String(), isAsc: Type.Optional(LenientBoolean()) }), { maxItems: 10 })),
+    fields: Type.Optional(Type.Array(Type.String(), { description: 'Only these fields (ids or aliases)' })),
+    filter: Type.Optional(Type.Unknown({ description: 'Arrives with the filter issue; only an empty filter is accepted now' })),
+    search: Type.Optional(Type.String()),
+    viewId: Type.Optional(Type.String()),
+    includeTotalCount: Type.Optional(LenientBoolean()),
+    includeSystemFields: Type.Optional(LenientBoolean()),
+    useFieldIdAsKey: Type.Optional(LenientBoolean()),
+    tableView: Type.Optional(LenientBoolean()),
+    responseFormat: Type.Optional(Type.Literal('json')),
+  }),
+);
+
+const User = Type.Object({ accountId: Type.String(), fullname: Type.String() });
+
+export const RecordOut = Type.Object({
+  id: Type.String(),
+  fields: Type.Array(Type.Object({ id: Type.String(), value: Type.Unknown(), type: Type.String(), controlName: Type.String() })),
+  _createdBy: User,
+  _owner: User,
+  _updatedBy: User,
+  _createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  _updatedAt: Type.String(),
+});
+
+export const RecordPage = Type.Object({
+  rows: Type.Array(RecordOut),
+  total: Type.Integer(),
+  pageIndex: Type.Integer(),
+  pageSize: Type.Integer(),
+});
+
+export const BatchOutcome = Type.Object({ successfulRowIds: Type.Array(Type.String()), failedRowIds: Type.Array(Type.String()) });

@@ -1,0 +1,254 @@
+import { AppError } from '../../shared/app-error.js';
+import { newRowId } from '../../shared/ids.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { FieldMeta } from '../../fields/field-type.js';
+import { fieldTypeOf } from '../../fields/registry.js';
+import { ensureSortIndex, loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { collectReferences, decodeRow, presentRecord, readableFields, type StoredRow } from './presenter.js';
+import { checkReferencesExist, resolveReferences } from './references.js';
+import * as repository from './repository.js';
+import { reportingDuplicates } from './unique-violation.js';
+import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
+
+export const MAX_BATCH = 1000;
+
+export interface ListInput {
+  pageSize?: number;
+  pageIndex?: number;
+  sorts?: Array<{ field: string; isAsc?: boolean }>;
+  fields?: string[];
+  filter?: unknown;
+  search?: string;
+  viewId?: string;
+}
+
+/** System columns a list may sort by, under the names clients use for them. */
+const SYSTEM_SORTS: Record<string, string> = {
+  _createdAt: '_created_at',
+  ctime: '_created_at',
+  _updatedAt: '_updated_at',
+  utime: '_updated_at',
+  id: 'id',
+  rowid: 'id',
+};
+
+/** Stored values to driver parameters, by column name. */
+function toColumns(ctx: ServiceContext, schema: WorksheetSchema, values: Map<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const [fieldId, stored] of values) {
+    const column = fieldTypeOf(schema.byKey.get(fieldId)!.type).column!;
+    columns[fieldId] = ctx.dialect.encode(column, stored);
+  }
+  return columns;
+}
+
+async function presentRows(ctx: ServiceContext, schema: WorksheetSchema, fields: FieldMeta[], raw: Array<Record<string, unknown>>) {
+  const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
+  const refs = await resolveReferences(ctx.db, collectReferences(fields, rows));
+  return rows.map((row) => presentRecord(fields, row, refs));
+}
+
+function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldMeta[] | null {
+  if (!keys || keys.length === 0) return null;
+  return keys.map((key, i) => {
+    const field = schema.byKey.get(key);
+    if (!field) throw AppError.invalidValue(`fields[${i}]: no field "${key}" in this worksheet`);
+    return field;
+  });
+}
+
+function selectColumns(fields: FieldMeta[], projected: boolean): string[] | null {
+  if (!projected) return null;
+  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', ...fields.map((f) => f.id)];
+}
+
+/**
+ * Inserts rows whose values are already encoded: assigns ids, auto numbers and system
+ * columns, checks references, and keeps the row count, all in one transaction.
+ */
+async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet): Promise<string[]> {
+  const now = ctx.now();
+  const actor = ctx.actor.accountId;
+  const valueFields = schema.fields.filter((f) => fieldTypeOf(f.type).column !== null);
+  const autoNumbered = schema.fields.filter((f) => fieldTypeOf(f.type).assignOnInsert === 'autoNumber');
+  const ids = encoded.map(() => newRowId());
+  await inTransaction(ctx.db, async (trx) => {
+    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    for (const field of autoNumbered) {
+      const first = await repository.reserveAutoNumbers(trx, field.id, encoded.length);
+      encoded.forEach((values, i) => values.set(field.id, first + i));
+    }
+    const records = encoded.map((values, i) => {
+      const record: Record<string, unknown> = {
+        id: ids[i],
+        _created_by: actor,
+        _owner: actor,
+        _updated_by: actor,
+        _created_at: now,
+        _updated_at: now,
+        _deleted_at: null,
+      };
+      const columns = toColumns(ctx, schema, values);
+      for (const field of valueFields) record[field.id] = columns[field.id] ?? null;
+      return record;
+    });
+    await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
+    await repository.adjustRowCount(trx, schema.id, records.length);
+  });
+  return ids;
+}
+
+export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[]): Promise<{ id: string }> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const refs = emptyReferenceSet();
+  const { values } = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
+  const [id] = await insertEncoded(ctx, schema, [values], refs);
+  return { id };
+}
+
+export async function createRecords(ctx: ServiceContext, worksheetKey: string, rows: Array<{ fields?: FieldValueInput[] }>): Promise<{ rowIds: string[] }> {
+  if (rows.length === 0) throw AppError.invalidParameters('rows must hold at least one record');
+  if (rows.length > MAX_BATCH) throw AppError.invalidParameters(`rows: at most ${MAX_BATCH} records per call, got ${rows.length}`);
+  const schema = await loadSchema(ctx, worksheetKey);
+  const refs = emptyReferenceSet();
+  const encoded = rows.map((row, i) => encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'create', refs).values);
+  return { rowIds: await insertEncoded(ctx, schema, encoded, refs) };
+}
+
+export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string) {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const fields = readableFields(schema, null);
+  const row = await repository.findRow(ctx.db, schema.table, rowId, null);
+  if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  const [record] = await presentRows(ctx, schema, fields, [row]);
+  return record;
+}
+
+/** Applies encoded changes to rows; returns the ids that were live and changed. */
+async function applyUpdates(ctx: ServiceContext, schema: WorksheetSchema, updates: Array<{ ids: string[]; values: Map<string, unknown> }>, refs: ReferenceSet): Promise<string[]> {
+  const now = ctx.now();
+  return inTransaction(ctx.db, async (trx) => {
+    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    const changed: string[] = [];
+    for (const update of updates) {
+      const changes = { ...toColumns(ctx, schema, update.values), _updated_by: ctx.actor.accountId, _updated_at: now };
+      changed.push(...(await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, changes))));
+    }
+    return changed;
+  });
+}
+
+export async function updateRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, fields: FieldValueInput[]): Promise<{ id: string }> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const refs = emptyReferenceSet();
+  const { values } = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
+  const changed = await applyUpdates(ctx, schema, [{ ids: [rowId], values }], refs);
+  if (changed.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  return { id: rowId };
+}
+
+function checkRowIds(rowIds: string[], where: string): string[] {
+  if (rowIds.length === 0) throw AppError.invalidParameters(`${where} must hold at least one record id`);
+  if (rowIds.length > MAX_BATCH) throw AppError.invalidParameters(`${where}: at most ${MAX_BATCH} records per call, got ${rowIds.length}`);
+  return [...new Set(rowIds)];
+}
+
+/**
+ * Batch update: the same values on `rowIds`, or per-row values in `rows`. Every value is
+ * checked before anything is written; ids that are not live records are reported as failed.
+ */
+export async function updateRecords(
+  ctx: ServiceContext,
+  worksheetKey: string,
+  input: { rowIds?: string[]; fields?: FieldValueInput[]; rows?: Array<{ id: string; fields?: FieldValueInput[] }> },
+): Promise<{ successfulRowIds: string[]; failedRowIds: string[] }> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const refs = emptyReferenceSet();
+  let updates: Array<{ ids: string[]; values: Map<string, unknown> }>;
+  let requested: string[];
+  if (input.rows !== undefined) {
+    if (input.rowIds !== undefined) throw AppError.invalidParameters('send either rowIds with fields, or rows, not both');
+    requested = checkRowIds(input.rows.map((r) => r.id), 'rows');
+    if (requested.length !== input.rows.length) throw AppError.invalidValue('rows: a record id appears twice');
+    updates = input.rows.map((row, i) => ({ ids: [row.id], values: encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'update', refs).values }));
+  } else {
+    if (input.rowIds === undefined) throw AppError.invalidParameters('rowIds (with fields) or rows is required');
+    if (input.fields === undefined) throw AppError.invalidParameters('fields is required with rowIds');
+    requested = checkRowIds(input.rowIds, 'rowIds');
+    updates = [{ ids: requested, values: encodeValues(schema, input.fields, '', ctx.timeZone, 'update', refs).values }];
+  }
+  const changed = new Set(await applyUpdates(ctx, schema, updates, refs));
+  return { successfulRowIds: requested.filter((id) => changed.has(id)), failedRowIds: requested.filter((id) => !changed.has(id)) };
+}
+
+/** Deletes records: to the recycle bin by default, for good with `permanent`. */
+async function removeRows(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean): Promise<string[]> {
+  return inTransaction(ctx.db, async (trx) => {
+    if (permanent) {
+      const { existed, live } = await repository.hardDeleteRows(trx, schema.table, ids);
+      await repository.adjustRowCount(trx, schema.id, -live);
+      return existed;
+    }
+    const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
+    await repository.adjustRowCount(trx, schema.id, -deleted.length);
+    return deleted;
+  });
+}
+
+export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, permanent: boolean): Promise<void> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const deleted = await removeRows(ctx, schema, [rowId], permanent);
+  if (deleted.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+}
+
+export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[], permanent: boolean) {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const requested = checkRowIds(rowIds, 'rowIds');
+  const deleted = new Set(await removeRows(ctx, schema, requested, permanent));
+  return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
+}
+
+function isBlankFilter(filter: unknown): boolean {
+  if (filter === undefined || filter === null) return true;
+  if (typeof filter !== 'object') return false;
+  const children = (filter as { children?: unknown[] }).children;
+  return Object.keys(filter).length === 0 || (Array.isArray(children) && children.length === 0);
+}
+
+/** The sort terms of a list, each backed by an index (created the first time it is asked for). */
+async function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInput['sorts']): Promise<repository.SortTerm[]> {
+  const terms: repository.SortTerm[] = [];
+  for (const [i, sort] of (sorts ?? []).entries()) {
+    const system = SYSTEM_SORTS[sort.field];
+    const field = system ? null : schema.byKey.get(sort.field);
+    if (!system && !field) throw AppError.invalidValue(`sorts[${i}].field: no field "${sort.field}" in this worksheet`);
+    if (field && !fieldTypeOf(field.type).indexable) {
+      throw AppError.invalidValue(`sorts[${i}].field: cannot sort by "${field.name}", a ${fieldTypeOf(field.type).name} field`);
+    }
+    const column = system ?? field!.id;
+    if (column !== 'id') await ensureSortIndex(ctx, schema, column, field?.id ?? null);
+    terms.push({ column, ascending: sort.isAsc !== false });
+  }
+  return terms;
+}
+
+/** A page of records: `{rows, total, pageIndex, pageSize}`. */
+export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
+  if (!isBlankFilter(input.filter)) throw AppError.invalidParameters('filter: filtered lists are not available yet in this version of Tabularium');
+  if (input.search) throw AppError.invalidParameters('search: keyword search is not available yet in this version of Tabularium');
+  const schema = await loadSchema(ctx, worksheetKey);
+  if (input.viewId) throw AppError.notFound(`viewId: no view "${input.viewId}" in this worksheet`);
+  const pageSize = input.pageSize ?? 50;
+  const pageIndex = input.pageIndex ?? 1;
+  const projected = projection(schema, input.fields);
+  const fields = readableFields(schema, projected);
+  const sort = await sortTerms(ctx, schema, input.sorts);
+  const [raw, total] = await Promise.all([
+    repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), sort, pageSize, (pageIndex - 1) * pageSize),
+    repository.liveRowCount(ctx.db, schema.id),
+  ]);
+  return { rows: await presentRows(ctx, schema, fields, raw), total, pageIndex, pageSize };
+}
+
+export type { StoredRow };

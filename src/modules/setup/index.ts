@@ -1,0 +1,2 @@
+/** First run and the administrative CLI commands. */
+export { addKey, createAppWithKey, ensureSetup, OWNER_EMAIL, type ExistingSetup, type FreshSetup } from './service.js';

@@ -1,0 +1,90 @@
+import type { Executor } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { AppError } from '../../shared/app-error.js';
+import { newGuid } from '../../shared/ids.js';
+import { createApp, firstAppOf } from '../apps/index.js';
+import { firstKeyOf, issueKey, type IssuedKey } from '../app-keys/index.js';
+import { generatePassword, hashPassword } from './password.js';
+
+export interface FreshSetup {
+  organizationId: string;
+  owner: { accountId: string; email: string; password: string };
+  app: { appId: string } & IssuedKey;
+}
+
+export interface ExistingSetup {
+  organizationId: string;
+  owner: { accountId: string; email: string };
+  app: { appId: string; appKey: string } | null;
+}
+
+export const OWNER_EMAIL = 'owner@tabularium.local';
+
+/**
+ * First run: on an empty database creates the organization, the owner account and a first
+ * application with a key, and returns them with their secrets (shown this once). On a database
+ * that is set up already it creates nothing and returns the ids without secrets.
+ */
+export async function ensureSetup(db: Executor, now: number): Promise<{ created: true; setup: FreshSetup } | { created: false; setup: ExistingSetup }> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  return inTransaction(db, async (trx) => {
+    const organization = await trx.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').executeTakeFirst();
+    if (organization) {
+      const owner = await trx
+        .selectFrom('accounts')
+        .select(['id', 'email'])
+        .where('organization_id', '=', organization.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const appId = await firstAppOf(trx, organization.id);
+      const appKey = appId ? await firstKeyOf(trx, appId) : undefined;
+      return {
+        created: false as const,
+        setup: {
+          organizationId: organization.id,
+          owner: { accountId: owner.id, email: owner.email },
+          app: appId ? { appId, appKey: appKey ?? '' } : null,
+        },
+      };
+    }
+    const organizationId = newGuid();
+    const accountId = newGuid();
+    await trx.insertInto('organizations').values({ id: organizationId, name: 'My organization', created_at: now }).execute();
+    await trx
+      .insertInto('accounts')
+      .values({ id: accountId, organization_id: organizationId, email: OWNER_EMAIL, fullname: 'Owner', password_hash: passwordHash, status: 1, created_at: now })
+      .execute();
+    const appId = await createApp(trx, organizationId, accountId, { name: 'My first app' }, now);
+    const key = await issueKey(trx, appId, false, now);
+    return {
+      created: true as const,
+      setup: { organizationId, owner: { accountId, email: OWNER_EMAIL, password }, app: { appId, ...key } },
+    };
+  });
+}
+
+/** The organization everything belongs to (this version has one per installation). */
+async function theOrganization(db: Executor): Promise<{ organizationId: string; ownerId: string }> {
+  const organization = await db.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').executeTakeFirst();
+  if (!organization) throw AppError.notFound('the database is not set up: run `tabularium setup` first');
+  const owner = await db.selectFrom('accounts').select('id').where('organization_id', '=', organization.id).orderBy('created_at').orderBy('id').executeTakeFirstOrThrow();
+  return { organizationId: organization.id, ownerId: owner.id };
+}
+
+/** A new application with its first key (CLI `apps create`). */
+export async function createAppWithKey(db: Executor, name: string, now: number): Promise<{ appId: string } & IssuedKey> {
+  return inTransaction(db, async (trx) => {
+    const { organizationId, ownerId } = await theOrganization(trx);
+    const appId = await createApp(trx, organizationId, ownerId, { name }, now);
+    return { appId, ...(await issueKey(trx, appId, false, now)) };
+  });
+}
+
+/** Another key for an existing application (CLI `keys create`). */
+export async function addKey(db: Executor, appId: string, readOnly: boolean, now: number): Promise<{ appId: string } & IssuedKey> {
+  const app = await db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+  if (!app) throw AppError.notFound(`no application "${appId}"`);
+  return { appId, ...(await issueKey(db, appId, readOnly, now)) };
+}

@@ -1,0 +1,5 @@
+/** Worksheets: their routes, and what other modules may use. */
+export { worksheetRoutes } from './routes.js';
+export { createWorksheet, deleteAllWorksheets, ensureSortIndex, loadSchema } from './service.js';
+export type { WorksheetSchema } from './worksheet-schema.js';
+export { SYSTEM_COLUMNS } from './worksheet-schema.js';

@@ -1,0 +1,123 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { MetaSchema } from '../../db/schema.js';
+import type { FieldMeta } from '../../fields/field-type.js';
+import { rowTableName, type WorksheetSchema } from './worksheet-schema.js';
+
+type WorksheetRow = Selectable<MetaSchema['worksheets']>;
+type FieldRow = Selectable<MetaSchema['fields']>;
+
+export function fieldFromRow(row: FieldRow): FieldMeta {
+  return {
+    id: row.id,
+    worksheetId: row.worksheet_id,
+    name: row.name,
+    alias: row.alias,
+    type: row.type,
+    required: row.required === 1,
+    isTitle: row.is_title === 1,
+    isUnique: row.is_unique === 1,
+    indexed: row.indexed === 1,
+    position: row.position,
+    options: JSON.parse(row.options),
+    config: JSON.parse(row.config),
+    description: row.description,
+  };
+}
+
+function fieldToRow(field: FieldMeta, createdAt: number): FieldRow {
+  return {
+    id: field.id,
+    worksheet_id: field.worksheetId,
+    name: field.name,
+    alias: field.alias,
+    type: field.type,
+    required: field.required ? 1 : 0,
+    is_title: field.isTitle ? 1 : 0,
+    is_unique: field.isUnique ? 1 : 0,
+    indexed: field.indexed ? 1 : 0,
+    position: field.position,
+    options: JSON.stringify(field.options),
+    config: JSON.stringify(field.config),
+    description: field.description,
+    created_at: createdAt,
+  };
+}
+
+export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[]): WorksheetSchema {
+  const fields = fieldRows.map(fieldFromRow).sort((a, b) => a.position - b.position);
+  const byKey = new Map<string, FieldMeta>();
+  for (const field of fields) {
+    byKey.set(field.id, field);
+    if (field.alias) byKey.set(field.alias, field);
+  }
+  return {
+    id: worksheet.id,
+    appId: worksheet.app_id,
+    name: worksheet.name,
+    alias: worksheet.alias,
+    remark: worksheet.remark,
+    table: rowTableName(worksheet.id),
+    fields,
+    byKey,
+    ensuredIndexes: new Set(fields.filter((f) => f.indexed).map((f) => f.id)),
+  };
+}
+
+export async function findWorksheet(db: Executor, worksheetId: string): Promise<WorksheetRow | undefined> {
+  return db.selectFrom('worksheets').selectAll().where('id', '=', worksheetId).executeTakeFirst();
+}
+
+export async function findWorksheetByAlias(db: Executor, appId: string, alias: string): Promise<WorksheetRow | undefined> {
+  return db.selectFrom('worksheets').selectAll().where('app_id', '=', appId).where('alias', '=', alias).executeTakeFirst();
+}
+
+export async function loadFields(db: Executor, worksheetId: string): Promise<FieldRow[]> {
+  return db.selectFrom('fields').selectAll().where('worksheet_id', '=', worksheetId).orderBy('position').execute();
+}
+
+export async function listWorksheets(db: Executor, appId: string, ids: string[] | undefined) {
+  let query = db.selectFrom('worksheets').select(['id', 'name', 'remark']).where('app_id', '=', appId);
+  if (ids && ids.length > 0) query = query.where('id', 'in', ids);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+export async function insertWorksheet(db: Executor, row: WorksheetRow): Promise<void> {
+  await db.insertInto('worksheets').values(row).execute();
+}
+
+export async function updateWorksheet(db: Executor, id: string, changes: Partial<Pick<WorksheetRow, 'name' | 'alias' | 'remark' | 'updated_at'>>): Promise<void> {
+  await db.updateTable('worksheets').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteWorksheetRow(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('auto_number_counters').where('field_id', 'in', db.selectFrom('fields').select('id').where('worksheet_id', '=', id)).execute();
+  await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('items').where('id', '=', id).execute();
+  await db.deleteFrom('worksheets').where('id', '=', id).execute();
+}
+
+export async function insertFields(db: Executor, fields: FieldMeta[], createdAt: number): Promise<void> {
+  if (fields.length === 0) return;
+  await db.insertInto('fields').values(fields.map((f) => fieldToRow(f, createdAt))).execute();
+}
+
+export async function replaceField(db: Executor, field: FieldMeta): Promise<void> {
+  const { created_at: _createdAt, id: _id, ...changes } = fieldToRow(field, 0);
+  await db.updateTable('fields').set(changes).where('id', '=', field.id).execute();
+}
+
+export async function deleteFields(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('auto_number_counters').where('field_id', 'in', ids).execute();
+  await db.deleteFrom('fields').where('id', 'in', ids).execute();
+}
+
+export async function markIndexed(db: Executor, fieldId: string): Promise<void> {
+  await db.updateTable('fields').set({ indexed: 1 }).where('id', '=', fieldId).execute();
+}
+
+export async function worksheetIdsOfApp(db: Executor, appId: string): Promise<string[]> {
+  const rows = await db.selectFrom('worksheets').select('id').where('app_id', '=', appId).execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
+import type { FieldMeta } from '../../fields/field-type.js';
+import { fieldTypeOf } from '../../fields/registry.js';
+import { rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema.js';
+
+/**
+ * The DDL of worksheet row tables. It always runs inside the transaction that changes the
+ * metadata, so that a failed change leaves neither half a table nor stale metadata.
+ */
+
+function columnSql(dialect: SqlDialect, field: FieldMeta) {
+  const column = fieldTypeOf(field.type).column;
+  return column ? sql`${sql.id(field.id)} ${sql.raw(dialect.columnType(column))}` : null;
+}
+
+export async function createRowTable(db: Executor, dialect: SqlDialect, worksheetId: string, fields: FieldMeta[]): Promise<void> {
+  const table = rowTableName(worksheetId);
+  const text = dialect.columnType('text');
+  const time = dialect.columnType('timestamp');
+  const columns = [
+    sql`id ${sql.raw(text)} PRIMARY KEY`,
+    sql`_created_by ${sql.raw(text)} NOT NULL`,
+    sql`_owner ${sql.raw(text)} NOT NULL`,
+    sql`_updated_by ${sql.raw(text)} NOT NULL`,
+    sql`_created_at ${sql.raw(time)} NOT NULL`,
+    sql`_updated_at ${sql.raw(time)} NOT NULL`,
+    sql`_deleted_at ${sql.raw(time)}`,
+    ...fields.map((f) => columnSql(dialect, f)).filter((c) => c !== null),
+  ];
+  await sql`CREATE TABLE ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  for (const field of fields) if (field.isUnique) await createUniqueIndex(db, worksheetId, field.id);
+}
+
+export async function dropRowTable(db: Executor, worksheetId: string): Promise<void> {
+  await sql`DROP TABLE IF EXISTS ${sql.table(rowTableName(worksheetId))}`.execute(db);
+}
+
+export async function addColumn(db: Executor, dialect: SqlDialect, worksheetId: string, field: FieldMeta): Promise<void> {
+  const column = columnSql(dialect, field);
+  if (column) await sql`ALTER TABLE ${sql.table(rowTableName(worksheetId))} ADD COLUMN ${column}`.execute(db);
+  if (field.isUnique) await createUniqueIndex(db, worksheetId, field.id);
+}
+
+export async function dropColumn(db: Executor, worksheetId: string, field: FieldMeta): Promise<void> {
+  await dropUniqueIndex(db, worksheetId, field.id);
+  await sql`DROP INDEX IF EXISTS ${sql.id(sortIndexName(worksheetId, field.id))}`.execute(db);
+  if (fieldTypeOf(field.type).column) {
+    await sql`ALTER TABLE ${sql.table(rowTableName(worksheetId))} DROP COLUMN ${sql.id(field.id)}`.execute(db);
+  }
+}
+
+/** Unique among live rows: a deleted row in the recycle bin does not hold its value. */
+export async function createUniqueIndex(db: Executor, worksheetId: string, column: string): Promise<void> {
+  await sql`CREATE UNIQUE INDEX ${sql.id(uniqueIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}) WHERE _deleted_at IS NULL`.execute(db);
+}
+
+export async function dropUniqueIndex(db: Executor, worksheetId: string, column: string): Promise<void> {
+  await sql`DROP INDEX IF EXISTS ${sql.id(uniqueIndexName(worksheetId, column))}`.execute(db);
+}
+
+/** The index a sort on `column` uses; `id` breaks ties so that pages are stable. */
+export async function createSortIndex(db: Executor, dialect: SqlDialect, worksheetId: string, column: string): Promise<void> {
+  const nulls = sql.raw(dialect.indexNullsFirst);
+  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id)`.execute(db);
+}

@@ -1,0 +1,96 @@
+import { Type } from '@sinclair/typebox';
+import { LenientBoolean } from '../../shared/wire-schemas.js';
+
+/** Wire schemas of the worksheet endpoints. */
+
+export const WorksheetParams = Type.Object({
+  worksheet_id: Type.String({ description: 'Worksheet id or alias' }),
+});
+
+const OptionInput = Type.Object(
+  {
+    key: Type.Optional(Type.String({ description: 'Keeps an existing option on edit' })),
+    value: Type.Union([Type.String(), Type.Number()], { description: 'The option text' }),
+    index: Type.Optional(Type.Integer({ description: 'Sort position' })),
+    color: Type.Optional(Type.String()),
+    score: Type.Optional(Type.Number()),
+    isDeleted: Type.Optional(LenientBoolean()),
+  },
+  { additionalProperties: true },
+);
+
+export const FieldDefinition = Type.Object(
+  {
+    id: Type.Optional(Type.String({ description: 'Field id or alias (editFields only)' })),
+    name: Type.Optional(Type.String({ description: 'Required when adding a field' })),
+    alias: Type.Optional(Type.String()),
+    type: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'Type code ("2") or public name ("Text")' })),
+    required: Type.Optional(LenientBoolean()),
+    isTitle: Type.Optional(LenientBoolean()),
+    isUnique: Type.Optional(LenientBoolean()),
+    options: Type.Optional(Type.Array(OptionInput)),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    precision: Type.Optional(Type.Integer()),
+    subType: Type.Optional(Type.Integer()),
+    max: Type.Optional(Type.Integer()),
+    description: Type.Optional(Type.String()),
+    desc: Type.Optional(Type.String()),
+    remark: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const CreateWorksheetBody = Type.Object({
+  name: Type.String({ minLength: 1 }),
+  alias: Type.Optional(Type.String()),
+  remark: Type.Optional(Type.String()),
+  sectionId: Type.Optional(Type.String({ description: 'May be empty: the first section is used' })),
+  createDefaultView: Type.Optional(LenientBoolean()),
+  fields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
+});
+
+export const UpdateStructureBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  alias: Type.Optional(Type.String()),
+  remark: Type.Optional(Type.String()),
+  sectionId: Type.Optional(Type.String()),
+  addFields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
+  editFields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
+  removeFields: Type.Optional(Type.Array(Type.String(), { maxItems: 500 })),
+});
+
+export const ListWorksheetsBody = Type.Optional(
+  Type.Object({
+    worksheets: Type.Optional(Type.Array(Type.String(), { description: 'Only these worksheet ids' })),
+    responseFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')])),
+  }),
+);
+
+export const WorksheetListItem = Type.Object({ id: Type.String(), name: Type.String(), remark: Type.String() });
+
+export const FieldOut = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    alias: Type.String(),
+    type: Type.String({ description: 'Type code' }),
+    required: Type.Boolean(),
+    isTitle: Type.Boolean(),
+    isUnique: Type.Boolean(),
+    options: Type.Array(Type.Object({ key: Type.String(), value: Type.String(), index: Type.Integer(), isDeleted: Type.Optional(Type.Boolean()), color: Type.Optional(Type.String()) })),
+    config: Type.Record(Type.String(), Type.Unknown()),
+    description: Type.String(),
+    precision: Type.Optional(Type.Integer()),
+    subType: Type.Optional(Type.Integer()),
+    max: Type.Optional(Type.Integer()),
+  },
+);
+
+export const WorksheetOut = Type.Object({
+  worksheetId: Type.String(),
+  name: Type.String(),
+  alias: Type.String(),
+  remark: Type.String(),
+  fields: Type.Array(FieldOut),
+  views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() })),
+});

@@ -1,0 +1,221 @@
+import { AppError } from '../../shared/app-error.js';
+import { ErrorCode } from '../../shared/error-codes.js';
+import { newObjectId } from '../../shared/ids.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import type { Executor } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { FieldMeta } from '../../fields/field-type.js';
+import { fieldTypeOf } from '../../fields/registry.js';
+import { ItemType, placeItem, renameItem, resolveSection } from '../navigation/index.js';
+import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
+import * as ddl from './row-table-ddl.js';
+import * as repository from './repository.js';
+import type { WorksheetSchema } from './worksheet-schema.js';
+
+export interface CreateWorksheetInput {
+  name: string;
+  alias?: string;
+  remark?: string;
+  sectionId?: string;
+  fields?: FieldDefinitionInput[];
+}
+
+export interface UpdateStructureInput {
+  name?: string;
+  alias?: string;
+  remark?: string;
+  addFields?: FieldDefinitionInput[];
+  editFields?: FieldDefinitionInput[];
+  removeFields?: string[];
+}
+
+const WORKSHEET_ALIAS = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+function checkWorksheetName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim() === '') throw AppError.invalidParameters('name is required');
+  if (name.trim().length > 100) throw AppError.invalidValue('name: at most 100 characters');
+  return name.trim();
+}
+
+async function checkWorksheetAlias(db: Executor, appId: string, alias: string | undefined, selfId: string | null): Promise<string | undefined> {
+  if (alias === undefined || alias === '') return alias;
+  if (!WORKSHEET_ALIAS.test(alias)) throw AppError.invalidValue(`alias: "${alias}" must start with a letter and hold only letters, digits and _`);
+  const other = await repository.findWorksheetByAlias(db, appId, alias);
+  if (other && other.id !== selfId) throw AppError.alreadyExists(`alias: another worksheet of this application is called "${alias}"`);
+  return alias;
+}
+
+/**
+ * Creates a worksheet with its row table, inside the caller's transaction when there is one.
+ * Without a field that can be the title, a "Title" text field is added first.
+ */
+export async function createWorksheet(ctx: ServiceContext, input: CreateWorksheetInput): Promise<{ worksheetId: string }> {
+  const name = checkWorksheetName(input.name);
+  const id = newObjectId();
+  const now = ctx.now();
+  let fields = (input.fields ?? []).map((f, i) => defineField(f, `fields[${i}]`, id, i + 1));
+  if (!fields.some((f) => f.isTitle)) {
+    const candidate = fields.find((f) => fieldTypeOf(f.type).canBeTitle);
+    if (candidate) candidate.isTitle = true;
+    else fields = [defaultTitleField(id), ...fields];
+  }
+  fields = settleFieldSet(fields, null);
+  await inTransaction(ctx.db, async (trx) => {
+    const alias = await checkWorksheetAlias(trx, ctx.actor.appId, input.alias, null);
+    const sectionId = await resolveSection(trx, ctx.actor.appId, input.sectionId, now, 'sectionId');
+    await repository.insertWorksheet(trx, {
+      id,
+      app_id: ctx.actor.appId,
+      name,
+      alias: alias ?? '',
+      remark: input.remark ?? '',
+      row_count: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    await repository.insertFields(trx, fields, now);
+    await ddl.createRowTable(trx, ctx.dialect, id, fields);
+    await placeItem(trx, ctx.actor.appId, { id, type: ItemType.Worksheet, name, sectionId }, now);
+  });
+  return { worksheetId: id };
+}
+
+/**
+ * The schema of a worksheet of the caller's app, by id or alias: 430022 when there is no such
+ * worksheet, 430013 when it belongs to another application.
+ */
+export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Promise<WorksheetSchema> {
+  const cached = ctx.schemas.get(worksheetKey) as WorksheetSchema | undefined;
+  if (cached && cached.appId === ctx.actor.appId) return cached;
+  let worksheet = await repository.findWorksheet(ctx.db, worksheetKey);
+  if (!worksheet) worksheet = await repository.findWorksheetByAlias(ctx.db, ctx.actor.appId, worksheetKey);
+  if (!worksheet) throw new AppError(ErrorCode.WorksheetNotFound, 404, `worksheet "${worksheetKey}" does not exist`);
+  if (worksheet.app_id !== ctx.actor.appId) {
+    throw new AppError(ErrorCode.WorksheetNotInApp, 404, `worksheet "${worksheetKey}" is not in this application`);
+  }
+  const schema = repository.buildSchema(worksheet, await repository.loadFields(ctx.db, worksheet.id));
+  ctx.schemas.set(worksheet.id, schema);
+  return schema;
+}
+
+function forget(ctx: ServiceContext, schema: WorksheetSchema): void {
+  ctx.schemas.delete(schema.id);
+}
+
+export async function listWorksheets(ctx: ServiceContext, ids: string[] | undefined) {
+  return repository.listWorksheets(ctx.db, ctx.actor.appId, ids);
+}
+
+/** A field as the worksheet schema shows it. */
+export function presentField(field: FieldMeta) {
+  const settings: Record<string, unknown> = {};
+  for (const key of ['precision', 'subType', 'max'] as const) if (field.config[key] !== undefined) settings[key] = field.config[key];
+  return {
+    id: field.id,
+    name: field.name,
+    alias: field.alias,
+    type: field.type,
+    required: field.required,
+    isTitle: field.isTitle,
+    isUnique: field.isUnique,
+    options: field.options.map((o) => ({ key: o.key, value: o.value, index: o.index, ...(o.isDeleted ? { isDeleted: true } : {}), ...(o.color ? { color: o.color } : {}) })),
+    config: field.config,
+    description: field.description,
+    ...settings,
+  };
+}
+
+export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
+  const schema = await loadSchema(ctx, worksheetKey);
+  return {
+    worksheetId: schema.id,
+    name: schema.name,
+    alias: schema.alias,
+    remark: schema.remark,
+    fields: schema.fields.map(presentField),
+    views: [] as Array<{ id: string; name: string; type: number }>,
+  };
+}
+
+function findField(schema: WorksheetSchema, fields: FieldMeta[], key: unknown, where: string): FieldMeta {
+  const known = typeof key === 'string' ? schema.byKey.get(key) : undefined;
+  const current = known ? fields.find((f) => f.id === known.id) : undefined;
+  if (!current) throw AppError.invalidValue(`${where}: no field "${String(key)}" in this worksheet`);
+  return current;
+}
+
+/**
+ * Changes name, alias, remark and fields in one transaction, with the DDL: removed fields drop
+ * their column, added ones add it, edits that change uniqueness create or drop the unique index.
+ */
+export async function updateStructure(ctx: ServiceContext, worksheetKey: string, input: UpdateStructureInput): Promise<void> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const now = ctx.now();
+  let fields = schema.fields.map((f) => ({ ...f }));
+  const removed = (input.removeFields ?? []).map((key, i) => findField(schema, fields, key, `removeFields[${i}]`));
+  const removedIds = new Set(removed.map((f) => f.id));
+  fields = fields.filter((f) => !removedIds.has(f.id));
+  let newTitleId: string | null = null;
+  const edited: Array<{ before: FieldMeta; after: FieldMeta }> = [];
+  (input.editFields ?? []).forEach((change, i) => {
+    const where = `editFields[${i}]`;
+    if (!change.id) throw AppError.invalidParameters(`${where}.id is required`);
+    const before = findField(schema, fields, change.id, `${where}.id`);
+    const after = editField(before, change, where);
+    if (change.isTitle === true && !before.isTitle) newTitleId = after.id;
+    fields = fields.map((f) => (f.id === after.id ? after : f));
+    edited.push({ before, after });
+  });
+  let position = Math.max(0, ...fields.map((f) => f.position));
+  const added = (input.addFields ?? []).map((f, i) => defineField(f, `addFields[${i}]`, schema.id, ++position));
+  const addedTitle = added.find((f) => f.isTitle);
+  if (addedTitle) newTitleId = addedTitle.id;
+  fields = settleFieldSet([...fields, ...added], newTitleId);
+
+  await inTransaction(ctx.db, async (trx) => {
+    const changes: Parameters<typeof repository.updateWorksheet>[2] = { updated_at: now };
+    if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
+    if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
+    if (input.remark !== undefined) changes.remark = input.remark;
+    await repository.updateWorksheet(trx, schema.id, changes);
+    if (changes.name) await renameItem(trx, schema.id, changes.name);
+    for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
+    await repository.deleteFields(trx, [...removedIds]);
+    for (const field of fields) {
+      const before = schema.fields.find((f) => f.id === field.id);
+      if (before) {
+        if (before.isUnique && !field.isUnique) await ddl.dropUniqueIndex(trx, schema.id, field.id);
+        if (!before.isUnique && field.isUnique) await ddl.createUniqueIndex(trx, schema.id, field.id);
+        await repository.replaceField(trx, field);
+      }
+    }
+    await repository.insertFields(trx, added, now);
+    for (const field of added) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
+  }).finally(() => forget(ctx, schema));
+}
+
+/** Deletes a worksheet, its fields and all its rows (the table is dropped). */
+export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string): Promise<void> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  await inTransaction(ctx.db, async (trx) => {
+    await repository.deleteWorksheetRow(trx, schema.id);
+    await ddl.dropRowTable(trx, schema.id);
+  }).finally(() => forget(ctx, schema));
+}
+
+/** Deletes every worksheet of an application (used when the application is deleted). */
+export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, appId: string): Promise<void> {
+  for (const id of await repository.worksheetIdsOfApp(db, appId)) {
+    await repository.deleteWorksheetRow(db, id);
+    await ddl.dropRowTable(db, id);
+    ctx.schemas.delete(id);
+  }
+}
+
+/** Records that a sort index now exists for a field column (the records module asks for it). */
+export async function ensureSortIndex(ctx: ServiceContext, schema: WorksheetSchema, column: string, fieldId: string | null): Promise<void> {
+  if (schema.ensuredIndexes.has(column)) return;
+  await ddl.createSortIndex(ctx.db, ctx.dialect, schema.id, column);
+  if (fieldId) await repository.markIndexed(ctx.db, fieldId);
+  schema.ensuredIndexes.add(column);
+}

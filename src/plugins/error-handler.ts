@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../shared/app-error.js';
+import { failure } from '../shared/envelope.js';
+import { ErrorCode, type ErrorCodeValue } from '../shared/error-codes.js';
+
+/** ajv keywords that mean "missing or malformed" (10001); every other failed keyword is a bad value (10002). */
+const MALFORMED_KEYWORDS = new Set(['required', 'type', 'additionalProperties', 'maxItems', 'minItems', 'x-lenient-boolean']);
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Names the field a validation issue is about: `body.rows[3].fields`. */
+function describeIssue(context: string, issue: ValidationIssue): string {
+  const path = issue.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('');
+  if (issue.keyword === 'required') return `${context}${path}.${String(issue.params.missingProperty)} is required`;
+  if (issue.keyword === 'additionalProperties') {
+    return `${context}${path}.${String(issue.params.additionalProperty)} is not a known parameter`;
+  }
+  return `${context}${path || ''} ${issue.message ?? 'is invalid'}`.replace(/^(\w+) /, '$1 ');
+}
+
+/** Turns any thrown thing into (HTTP status, error code, safe message). */
+function classify(error: FastifyError | AppError | Error): { status: number; code: ErrorCodeValue; message: string } {
+  if (error instanceof AppError) return { status: error.httpStatus, code: error.code, message: error.message };
+  const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  if (fastifyError.validation && fastifyError.validation.length > 0) {
+    const issue = fastifyError.validation[0];
+    const code = MALFORMED_KEYWORDS.has(issue.keyword) ? ErrorCode.InvalidParameters : ErrorCode.InvalidValue;
+    return { status: 400, code, message: describeIssue(fastifyError.validationContext ?? 'body', issue) };
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: ErrorCode.InvalidParameters, message: 'request body is larger than the server accepts (BODY_LIMIT)' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: ErrorCode.InvalidParameters, message: 'request body must be application/json' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: ErrorCode.InvalidParameters, message: 'Content-Length does not match the body' };
+  }
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, code: ErrorCode.InvalidParameters, message: `body is not valid JSON: ${error.message}` };
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, code: ErrorCode.InvalidParameters, message: error.message };
+  }
+  return { status: 500, code: ErrorCode.Failed, message: 'internal error; the server log has the details' };
+}
+
+/**
+ * The one place where failures become the envelope. Unexpected errors are logged in full and
+ * reach the client only as a generic message with the request id.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, code, message } = classify(error);
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    else request.log.debug({ code, message }, 'request refused');
+    const text = status >= 500 ? `${message} (request ${request.id})` : message;
+    return reply.status(status).send(failure(code, text));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .status(404)
+      .send(failure(ErrorCode.InvalidParameters, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
+  });
+});

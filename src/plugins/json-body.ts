@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * JSON bodies, read leniently where real clients differ: an empty body with a JSON content type
+ * (common on DELETE) is no body, not an error. Everything else goes to Fastify's own parser,
+ * which guards against prototype poisoning.
+ */
+export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+});

@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/connection.js';
+import { SchemaCache } from '../shared/schema-cache.js';
+import type { ServiceContext } from '../shared/service-context.js';
+import { actorOf } from './authentication.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    schemaCache: SchemaCache<unknown>;
+  }
+}
+
+/** The context a route hands to its service: the authenticated actor and the app's resources. */
+export function serviceContext(request: FastifyRequest): ServiceContext {
+  const app = request.server;
+  return {
+    actor: actorOf(request),
+    db: app.database.db,
+    dialect: app.database.dialect,
+    now: Date.now,
+    timeZone: app.config.timeZone,
+    log: request.log,
+    schemas: app.schemaCache,
+  };
+}

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Executor } from '../db/connection.js';
+import type { SqlDialect } from '../db/dialect/sql-dialect.js';
+import type { Actor } from './actor.js';
+import type { SchemaCache } from './schema-cache.js';
+
+/**
+ * What every service function is given instead of the HTTP request: who acts, where the data
+ * is, the time and the log.
+ * @example await recordsService.create(ctx, worksheetId, body)
+ */
+export interface ServiceContext {
+  actor: Actor;
+  db: Executor;
+  dialect: SqlDialect;
+  /** Epoch milliseconds now; a test may fix it. */
+  now: () => number;
+  timeZone: string;
+  log: FastifyBaseLogger;
+  /** Parsed worksheet schemas of this app instance. */
+  schemas: SchemaCache<unknown>;
+}
