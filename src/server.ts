@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config/index.js';
+import { ConfigError, type Config } from './config/index.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetup } from './modules/setup/index.js';
@@ -28,18 +28,33 @@ function printFirstRun(setup: Awaited<ReturnType<typeof ensureSetup>>, config: C
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Turns "cannot listen" into a message naming the setting to change, instead of a stack trace. */
+function listenFailure(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new ConfigError('PORT', `${config.port} is already in use on ${config.host}: stop the other process or choose another PORT`);
+  if (code === 'EACCES') return new ConfigError('PORT', `${config.port} may not be opened by this user on ${config.host}: choose a PORT above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ConfigError('HOST', `${config.host} is not an address of this machine`);
+  return error;
+}
+
 /**
  * Opens the database, applies migrations, sets up an empty database, and listens.
  * @example const server = await startServer(loadConfig()); … await server.close();
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl);
+  let builtApp: FastifyInstance | undefined;
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
     const setup = await ensureSetup(database.db, Date.now());
-    const app = await buildApp({ config, database });
-    const address = await app.listen({ port: config.port, host: config.host });
+    // Printed before anything else can fail: the secrets are stored only as hashes, so a start
+    // that dies later (port taken, Redis down) must not swallow them.
     printFirstRun(setup, config);
+    const app = await buildApp({ config, database });
+    builtApp = app;
+    const address = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config);
+    });
     app.log.info(`Tabularium serves ${address} on ${database.dialect.label}; API docs at ${address}/docs`);
     return {
       app,
@@ -51,6 +66,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
     };
   } catch (error) {
+    await builtApp?.close();
     await database.close();
     throw error;
   }

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 
 /**
  * JSON bodies, read leniently where real clients differ: an empty body with a JSON content type
- * (common on DELETE) is no body, not an error. Everything else goes to Fastify's own parser,
+ * (common on DELETE) is no body, not an error, and no body at all reads as `{}`, so that a route
+ * whose parameters are all optional needs none, and one with required parameters names them. Everything else goes to Fastify's own parser,
  * which guards against prototype poisoning.
  */
 export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
@@ -15,5 +16,8 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     parseJson(request, body as string, done);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD') request.body = {};
   });
 });

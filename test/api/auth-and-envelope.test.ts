@@ -106,3 +106,23 @@ describeApi(
   },
   { BODY_LIMIT: '2kb' },
 );
+
+describeApi('bodies that clients leave out', (ctx) => {
+  it('treats a missing body as {} on a route whose parameters are optional', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/v3/app/worksheets/list', headers: ctx.auth });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().success).toBe(true);
+  });
+
+  it('treats an empty JSON body as no body, and names a required parameter', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/v3/app/sections/batch',
+      headers: { ...ctx.auth, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false, error_code: 10001 });
+    expect(response.json().error_msg).toContain('sections is required');
+  });
+});

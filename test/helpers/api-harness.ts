@@ -49,7 +49,7 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
         testDatabase = await engine.create();
         ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', ...env });
         ctx.database = openDatabase(testDatabase.url);
-        await migrateToLatest(ctx.database.db);
+        await migrateToLatest(ctx.database);
         const result = await ensureSetup(ctx.database.db, Date.now());
         if (!result.created) throw new Error('a fresh test database was already set up');
         ctx.setup = result.setup;

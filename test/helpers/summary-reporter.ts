@@ -1,15 +1,18 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /**
  * Ends the run with one plain line, `tests: N passed, N failed, N skipped`, that any CI can read,
- * and repeats which database engines were skipped.
+ * and repeats which database engines were skipped. A file or block that failed before its tests
+ * ran (a failing beforeAll, an import error) counts as failed, never as skipped.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     let passed = 0;
-    let failed = 0;
+    let failed = unhandledErrors.length;
     let skipped = 0;
     for (const module of testModules) {
+      if (module.errors().length > 0) failed++;
+      for (const suite of module.children.allSuites()) if (suite.errors().length > 0) failed++;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;

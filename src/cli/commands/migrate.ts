@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { printResult, withDatabase } from './with-database.js';
+import { printResult, withOpenDatabase } from './with-database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 
 /** `tabularium migrate`: apply pending migrations (the server also does this at start). */
@@ -9,7 +9,8 @@ export function registerMigrate(program: Command): void {
     .description('apply pending database migrations')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const applied = await withDatabase((db) => migrateToLatest(db));
+      // Not withDatabase: it migrates first, and this command would then report nothing applied.
+      const applied = await withOpenDatabase((database) => migrateToLatest(database));
       printResult({ applied: applied.length === 0 ? 'none (up to date)' : applied.join(', ') }, options.json === true);
     });
 }

@@ -1,18 +1,25 @@
 import { loadConfig } from '../../config/index.js';
 import { openDatabase } from '../../db/connection.js';
-import type { Executor } from '../../db/connection.js';
+import type { Database, Executor } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 
-/** Opens the configured database (migrated), runs `work`, and closes it again. */
-export async function withDatabase<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+/** Opens the configured database, runs `work`, and closes it again. */
+export async function withOpenDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(database.db);
-    return await work(database.db);
+    return await work(database);
   } finally {
     await database.close();
   }
+}
+
+/** Opens the configured database migrated to the latest schema, runs `work`, and closes it again. */
+export async function withDatabase<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+  return withOpenDatabase(async (database) => {
+    await migrateToLatest(database);
+    return work(database.db);
+  });
 }
 
 /** Prints a result as JSON (for `--json`) or as aligned `key  value` lines. */

@@ -32,6 +32,8 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     label: `PostgreSQL (${parsed.host}${parsed.pathname}${schema ? `, schema ${schema}` : ''})`,
     kyselyDialect: new PostgresDialect({ pool }),
     maxParameters: 65535,
+    schema: schema ?? 'public',
+    rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',
     columnType: (type) => COLUMN_TYPES[type],
     encode(type, value) {

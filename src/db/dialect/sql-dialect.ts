@@ -28,6 +28,17 @@ export interface SqlDialect {
    * (empty values sort first ascending, last descending, on both engines).
    */
   readonly indexNullsFirst: string;
+  /**
+   * Appended to CREATE TABLE of row tables. SQLite stores them WITHOUT ROWID, clustered by the
+   * (time-ordered) record id: a read by id is one B-tree lookup and inserts append.
+   */
+  readonly rowTableSuffix: string;
+  /**
+   * The schema that holds this installation's tables (PostgreSQL), or null where the engine has no
+   * schemas (SQLite). Migrations keep their bookkeeping tables there, so that several installations
+   * in one database never see each other's.
+   */
+  readonly schema: string | null;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
 }

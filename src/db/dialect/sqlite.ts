@@ -13,6 +13,37 @@ const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   json: 'TEXT',
 };
 
+const STATEMENT_CACHE_SIZE = 256;
+const DDL = /^\s*(create|alter|drop)\b/i;
+
+/**
+ * Kysely prepares every statement anew; preparing costs as much as running a small query. This keeps
+ * the most recent prepared statements by SQL text. DDL is never cached and empties the cache, so no
+ * statement outlives a change of the tables it reads.
+ */
+function withStatementCache(database: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string): Database.Statement {
+      if (DDL.test(text)) {
+        cache.clear();
+        return database.prepare(text);
+      }
+      const hit = cache.get(text);
+      if (hit) {
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
+      }
+      const statement = database.prepare(text);
+      cache.set(text, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return statement;
+    },
+  };
+}
+
 /**
  * The embedded engine: one SQLite file in WAL mode.
  * @example createSqliteDialect('./data/tabularium.db')
@@ -27,8 +58,10 @@ export function createSqliteDialect(file: string): SqlDialect {
   database.pragma('cache_size = -65536');
   return {
     label: `SQLite (${file})`,
-    kyselyDialect: new SqliteDialect({ database }),
+    kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
     maxParameters: 32766,
+    schema: null,
+    rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',
     columnType: (type) => COLUMN_TYPES[type],
     encode(type, value) {

@@ -5,7 +5,11 @@ import { AppError } from '../../shared/app-error.js';
 /** Reads a number from a number or a numeric string; undefined when it is neither. */
 export function parseNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) {
+    // "1e400" has the form of a number but overflows to Infinity, which no column can hold.
+    const number = Number(value);
+    return Number.isFinite(number) ? number : undefined;
+  }
   return undefined;
 }
 
@@ -14,9 +18,16 @@ export function precisionOf(field: FieldMeta): number | undefined {
   return typeof precision === 'number' ? precision : undefined;
 }
 
+/** Moves the decimal point of `value` by `places` through its shortest text, so 1.005 stays 1.005. */
+function shiftDecimal(value: number, places: number): number {
+  // String(1e-7) is "1e-7": the exponent is added to, not appended after, another "e".
+  const [mantissa, exponent = '0'] = String(value).split('e');
+  return Number(`${mantissa}e${Number(exponent) + places}`);
+}
+
 /** Rounds half away from zero to `digits` decimals, without binary surprises like 1.005. */
 export function roundTo(value: number, digits: number): number {
-  const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${digits}`))}e-${digits}`);
+  const rounded = shiftDecimal(Math.round(shiftDecimal(Math.abs(value), digits)), -digits);
   return value < 0 ? -rounded : rounded;
 }
 
@@ -55,7 +66,8 @@ export function numberKind(spec: { code: string; name: string }): FieldType {
     read(stored, field) {
       if (stored === null) return null;
       const precision = precisionOf(field);
-      return precision === undefined ? String(stored) : (stored as number).toFixed(precision);
+      // Values written before the precision was set are unrounded; toFixed alone reads 1.005 as "1.00".
+      return precision === undefined ? String(stored) : roundTo(stored as number, precision).toFixed(precision);
     },
   };
 }

@@ -17,6 +17,9 @@ export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta 
   const byKey = new Map(before.map((o) => [o.key, o]));
   const byText = new Map(before.filter((o) => !o.isDeleted).map((o) => [o.value, o]));
   const seen = new Set<string>();
+  // Keys the edit names explicitly win over a match by text, so two options never share a key.
+  const claimed = new Set(draft.options.flatMap((raw) => (typeof raw?.key === 'string' && raw.isDeleted !== true ? [raw.key] : [])));
+  const usedKeys = new Set<string>();
   const result: FieldOption[] = [];
   draft.options.forEach((raw, position) => {
     const where = `field "${draft.name}" options[${position}]`;
@@ -24,17 +27,23 @@ export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta 
     const value = typeof raw.value === 'number' ? String(raw.value) : raw.value;
     if (typeof value !== 'string' || value.trim() === '') throw AppError.invalidValue(`${where}.value: must be non-empty text, got ${show(raw.value)}`);
     if (raw.isDeleted === true) {
-      if (raw.key && byKey.has(raw.key)) result.push({ ...byKey.get(raw.key)!, isDeleted: true });
+      if (raw.key && byKey.has(raw.key) && !claimed.has(raw.key) && !usedKeys.has(raw.key)) {
+        usedKeys.add(raw.key);
+        result.push({ ...byKey.get(raw.key)!, isDeleted: true });
+      }
       return;
     }
     if (seen.has(value)) throw AppError.invalidValue(`${where}.value: "${value}" appears twice`);
     seen.add(value);
     if (raw.key !== undefined && typeof raw.key !== 'string') throw AppError.invalidValue(`${where}.key: must be text`);
-    const existing = raw.key ? byKey.get(raw.key) : byText.get(value);
+    if (raw.key && usedKeys.has(raw.key)) throw AppError.invalidValue(`${where}.key: "${raw.key}" appears twice`);
+    const sameText = byText.get(value);
+    const existing = raw.key ? byKey.get(raw.key) : sameText && !claimed.has(sameText.key) && !usedKeys.has(sameText.key) ? sameText : undefined;
     if (raw.key && !existing) throw AppError.invalidValue(`${where}.key: no option with key "${raw.key}" in this field`);
     const index = raw.index === undefined ? position + 1 : Number(raw.index);
     if (!Number.isInteger(index)) throw AppError.invalidValue(`${where}.index: must be a whole number, got ${show(raw.index)}`);
     const option: FieldOption = { key: existing?.key ?? newGuid(), value, index };
+    usedKeys.add(option.key);
     if (typeof raw.color === 'string' && raw.color) option.color = raw.color;
     if (typeof raw.score === 'number') option.score = raw.score;
     result.push(option);

@@ -85,12 +85,11 @@ export async function addItems(ctx: ServiceContext, items: Array<{ sectionId: st
     for (const [i, item] of items.entries()) {
       const name = item.name.trim();
       if (name === '') throw AppError.invalidParameters(`items[${i}].name is required`);
+      const sectionId = await resolveSection(trx, ctx.actor.appId, item.sectionId, ctx.now(), `items[${i}].sectionId`);
       if (item.type === ItemType.Worksheet) {
-        const { worksheetId } = await createWorksheet(scoped, { name, sectionId: item.sectionId, fields: [] });
-        const sectionId = await resolveSection(trx, ctx.actor.appId, item.sectionId, ctx.now(), `items[${i}].sectionId`);
+        const { worksheetId } = await createWorksheet(scoped, { name, sectionId, fields: [] });
         created.push({ id: worksheetId, type: item.type, name, sectionId });
       } else {
-        const sectionId = await resolveSection(trx, ctx.actor.appId, item.sectionId, ctx.now(), `items[${i}].sectionId`);
         const id = newObjectId();
         await repository.insertCustomPage(trx, { id, app_id: ctx.actor.appId, name, components: '[]', version: 0, created_at: ctx.now() });
         await placeItem(trx, ctx.actor.appId, { id, type: ItemType.CustomPage, name, sectionId }, ctx.now());

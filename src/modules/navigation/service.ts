@@ -38,10 +38,11 @@ export async function renameItem(db: Executor, id: string, name: string): Promis
 
 /**
  * Creates sections. New top-level sections go to the top of the navigation (as on the public
- * service); child sections go to the end of their parent.
+ * service), keeping the order in which the batch lists them; child sections go to the end of
+ * their parent.
  */
 export async function createSections(db: Executor, appId: string, sections: Array<{ name: string; parentId?: string }>, now: number) {
-  let top = await repository.minSectionPosition(db, appId);
+  let top = (await repository.minSectionPosition(db, appId)) - sections.filter((s) => !s.parentId).length - 1;
   let bottom = await repository.maxPosition(db, 'sections', appId);
   const created: Array<{ id: string; name: string }> = [];
   const rows = [];
@@ -55,7 +56,7 @@ export async function createSections(db: Executor, appId: string, sections: Arra
     }
     const id = newObjectId();
     newIds.add(id);
-    const position = section.parentId ? ++bottom : --top;
+    const position = section.parentId ? ++bottom : ++top;
     rows.push({ id, app_id: appId, parent_id: section.parentId || null, name, position, created_at: now });
     created.push({ id, name });
   }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 
@@ -18,13 +18,39 @@ export interface SortTerm {
   ascending: boolean;
 }
 
-/** Inserts rows in as few statements as the engine's parameter limit allows. */
+/**
+ * SQL text of multi-row inserts by (table, columns, row count), per engine. Building a 1000-row
+ * insert through the query builder costs more than running it, and batches repeat their shape.
+ */
+const insertSqlCache = new WeakMap<SqlDialect, Map<string, string>>();
+const INSERT_CACHE_SIZE = 64;
+
+function cachedInsertSql(db: Executor, dialect: SqlDialect, table: string, columns: string[], chunk: Array<Record<string, unknown>>): string {
+  let cache = insertSqlCache.get(dialect);
+  if (!cache) insertSqlCache.set(dialect, (cache = new Map()));
+  const key = `${table}|${chunk.length}|${columns.join(',')}`;
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = rows(db).insertInto(table).values(chunk).compile().sql;
+    cache.set(key, text);
+    if (cache.size > INSERT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  }
+  return text;
+}
+
+/**
+ * Inserts rows that all have the same columns in the same order, in as few statements as the
+ * engine's parameter limit allows.
+ */
 export async function insertRows(db: Executor, dialect: SqlDialect, table: string, records: Array<Record<string, unknown>>): Promise<void> {
   if (records.length === 0) return;
-  const columns = Object.keys(records[0]).length;
-  const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columns));
+  const columns = Object.keys(records[0]);
+  const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columns.length));
   for (let start = 0; start < records.length; start += perStatement) {
-    await rows(db).insertInto(table).values(records.slice(start, start + perStatement)).execute();
+    const chunk = records.slice(start, start + perStatement);
+    const parameters: unknown[] = [];
+    for (const record of chunk) for (const column of columns) parameters.push(record[column]);
+    await db.executeQuery(CompiledQuery.raw(cachedInsertSql(db, dialect, table, columns, chunk), parameters));
   }
 }
 
@@ -63,7 +89,11 @@ export async function hardDeleteRows(db: Executor, table: string, ids: string[])
   return { existed: deleted.map((r) => r.id as string), live: deleted.filter((r) => r._deleted_at === null).length };
 }
 
-/** A page of live rows in the given order; `id` always breaks ties so that pages never overlap. */
+/**
+ * A page of live rows in the given order; `id` always breaks ties so that pages never overlap.
+ * The page's ids are found first from the sort index alone (a deep page skips index entries, not
+ * rows), then only those rows are read.
+ */
 export async function listRows(
   db: Executor,
   table: string,
@@ -72,14 +102,18 @@ export async function listRows(
   limit: number,
   offset: number,
 ): Promise<Array<Record<string, unknown>>> {
-  let query = rows(db).selectFrom(table).where('_deleted_at', 'is', null);
-  query = columns ? query.select(columns) : query.selectAll();
+  let pageQuery = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
   for (const term of sort) {
-    query = query.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`);
+    pageQuery = pageQuery.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`);
   }
   const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
-  query = query.orderBy('id', tieBreak ? 'asc' : 'desc');
-  return query.limit(limit).offset(offset).execute();
+  const page = await pageQuery.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).execute();
+  if (page.length === 0) return [];
+  const ids = page.map((r) => r.id as string);
+  const rowQuery = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
+  const found = await (columns ? rowQuery.select(columns) : rowQuery.selectAll()).execute();
+  const byId = new Map(found.map((r) => [r.id as string, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is Record<string, unknown> => r !== undefined);
 }
 
 /** Keeps `worksheets.row_count` in step with inserts and deletes, inside the same transaction. */

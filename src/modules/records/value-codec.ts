@@ -51,7 +51,8 @@ export function encodeValues(
     const type = fieldTypeOf(field.type);
     if (!type.write) throw AppError.invalidValue(`${at}: field "${field.name}" (${type.name}) cannot be written`);
     const stored = type.write(item.value, field, { timeZone, label: `${at} "${field.name}"` });
-    if (!type.column) return;
+    // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
+    if (!type.column || type.readOnly) return;
     const refs = stored === null ? null : type.references?.(stored);
     if (refs) for (const id of refs.ids) references[refs.kind].add(id);
     values.set(field.id, stored);

@@ -29,7 +29,7 @@ export async function createRowTable(db: Executor, dialect: SqlDialect, workshee
     sql`_deleted_at ${sql.raw(time)}`,
     ...fields.map((f) => columnSql(dialect, f)).filter((c) => c !== null),
   ];
-  await sql`CREATE TABLE ${sql.table(table)} (${sql.join(columns)})`.execute(db);
+  await sql`CREATE TABLE ${sql.table(table)} (${sql.join(columns)})${sql.raw(dialect.rowTableSuffix)}`.execute(db);
   for (const field of fields) if (field.isUnique) await createUniqueIndex(db, worksheetId, field.id);
 }
 
@@ -60,8 +60,12 @@ export async function dropUniqueIndex(db: Executor, worksheetId: string, column:
   await sql`DROP INDEX IF EXISTS ${sql.id(uniqueIndexName(worksheetId, column))}`.execute(db);
 }
 
-/** The index a sort on `column` uses; `id` breaks ties so that pages are stable. */
+/**
+ * The index a sort on `column` uses; `id` breaks ties so that pages are stable. It also holds
+ * `_deleted_at`, so that finding a deep page reads the index alone (a covering scan), never the rows
+ * it skips.
+ */
 export async function createSortIndex(db: Executor, dialect: SqlDialect, worksheetId: string, column: string): Promise<void> {
   const nulls = sql.raw(dialect.indexNullsFirst);
-  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id)`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id, _deleted_at)`.execute(db);
 }

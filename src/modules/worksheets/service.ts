@@ -10,6 +10,7 @@ import { ItemType, placeItem, renameItem, resolveSection } from '../navigation/i
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
+import { makeFieldUnique } from './unique-field.js';
 import type { WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
@@ -155,22 +156,25 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   const removed = (input.removeFields ?? []).map((key, i) => findField(schema, fields, key, `removeFields[${i}]`));
   const removedIds = new Set(removed.map((f) => f.id));
   fields = fields.filter((f) => !removedIds.has(f.id));
-  let newTitleId: string | null = null;
-  const edited: Array<{ before: FieldMeta; after: FieldMeta }> = [];
+  // Fields this change names as the title; more than one is a contradiction, not a choice.
+  const titleRequests: FieldMeta[] = [];
   (input.editFields ?? []).forEach((change, i) => {
     const where = `editFields[${i}]`;
     if (!change.id) throw AppError.invalidParameters(`${where}.id is required`);
     const before = findField(schema, fields, change.id, `${where}.id`);
     const after = editField(before, change, where);
-    if (change.isTitle === true && !before.isTitle) newTitleId = after.id;
+    if (change.isTitle === true) titleRequests.push(after);
     fields = fields.map((f) => (f.id === after.id ? after : f));
-    edited.push({ before, after });
   });
   let position = Math.max(0, ...fields.map((f) => f.position));
   const added = (input.addFields ?? []).map((f, i) => defineField(f, `addFields[${i}]`, schema.id, ++position));
-  const addedTitle = added.find((f) => f.isTitle);
-  if (addedTitle) newTitleId = addedTitle.id;
-  fields = settleFieldSet([...fields, ...added], newTitleId);
+  titleRequests.push(...added.filter((f) => f.isTitle));
+  if (titleRequests.length > 1) {
+    throw AppError.invalidValue(`exactly one field can be the title; this change marks ${titleRequests.map((f) => `"${f.name}"`).join(', ')}`);
+  }
+  fields = settleFieldSet([...fields, ...added], titleRequests[0]?.id ?? null);
+  const addedIds = new Set(added.map((f) => f.id));
+  const settledAdded = fields.filter((f) => addedIds.has(f.id));
 
   await inTransaction(ctx.db, async (trx) => {
     const changes: Parameters<typeof repository.updateWorksheet>[2] = { updated_at: now };
@@ -185,12 +189,12 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
       const before = schema.fields.find((f) => f.id === field.id);
       if (before) {
         if (before.isUnique && !field.isUnique) await ddl.dropUniqueIndex(trx, schema.id, field.id);
-        if (!before.isUnique && field.isUnique) await ddl.createUniqueIndex(trx, schema.id, field.id);
+        if (!before.isUnique && field.isUnique) await makeFieldUnique(trx, ctx.dialect, schema.id, field);
         await repository.replaceField(trx, field);
       }
     }
-    await repository.insertFields(trx, added, now);
-    for (const field of added) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
+    await repository.insertFields(trx, settledAdded, now);
+    for (const field of settledAdded) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
   }).finally(() => forget(ctx, schema));
 }
 
