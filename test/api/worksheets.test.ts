@@ -654,3 +654,23 @@ describeApi('worksheets: delete', (ctx) => {
     await create(ctx, { name: 'Reborn', alias: 'short' });
   });
 });
+
+describeApi('editing a choice field without resending its options', (ctx) => {
+  it('keeps the options and their keys', async () => {
+    const created = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', {
+      name: 'Choices kept',
+      fields: [
+        { name: 'Title', type: '2', isTitle: true },
+        { name: 'S', alias: 's', type: '9', options: [{ value: 'A', index: 1 }, { value: 'B', index: 2 }] },
+      ],
+    });
+    const id = created.body.data.worksheetId;
+    const before = await ctx.call<{ fields: Array<{ alias: string; options: unknown[] }> }>('GET', `/v3/app/worksheets/${id}`);
+    const edit = await ctx.call('POST', `/v3/app/worksheets/${id}`, { editFields: [{ id: 's', name: 'S2' }] });
+    expect(edit.body).toMatchObject({ success: true });
+    const after = await ctx.call<{ fields: Array<{ alias: string; name: string; options: unknown[] }> }>('GET', `/v3/app/worksheets/${id}`);
+    const field = after.body.data.fields.find((f) => f.alias === 's')!;
+    expect(field.name).toBe('S2');
+    expect(field.options).toEqual(before.body.data.fields.find((f) => f.alias === 's')!.options);
+  });
+});

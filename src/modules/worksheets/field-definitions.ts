@@ -48,11 +48,18 @@ function mergedConfig(input: FieldDefinitionInput, base: Record<string, unknown>
   return config;
 }
 
+/**
+ * Runs the type's own checks. An edit that does not send `options` keeps the field's options
+ * exactly as they are (deleted ones included); one that sends them replaces the list.
+ */
 function prepare(type: FieldType, name: string, input: FieldDefinitionInput, previous: FieldMeta | null) {
   const config = mergedConfig(input, previous?.config ?? {});
-  const options = input.options ?? (previous ? previous.options : []);
   if (!type.prepare) return { options: [], config };
-  return type.prepare({ name, options, config }, previous && input.options === undefined ? null : previous);
+  if (previous && input.options === undefined) {
+    const prepared = type.prepare({ name, options: previous.options.filter((o) => !o.isDeleted), config }, previous);
+    return { ...prepared, options: prepared.options.length > 0 ? previous.options : prepared.options };
+  }
+  return type.prepare({ name, options: input.options ?? [], config }, previous);
 }
 
 function checkFlags(type: FieldType, field: FieldMeta, where: string): void {
