@@ -32,7 +32,8 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     label: `PostgreSQL (${parsed.host}${parsed.pathname}${schema ? `, schema ${schema}` : ''})`,
     kyselyDialect: new PostgresDialect({ pool }),
     maxParameters: 65535,
-    schema: schema ?? 'public',
+    // One fixed advisory-lock key for "Tabularium migrations", released at commit.
+    migrationLockSql: 'SELECT pg_advisory_xact_lock(727001)',
     rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',
     columnType: (type) => COLUMN_TYPES[type],

@@ -34,11 +34,10 @@ export interface SqlDialect {
    */
   readonly rowTableSuffix: string;
   /**
-   * The schema that holds this installation's tables (PostgreSQL), or null where the engine has no
-   * schemas (SQLite). Migrations keep their bookkeeping tables there, so that several installations
-   * in one database never see each other's.
+   * Taken inside the migration transaction so that processes starting together migrate one after
+   * the other; null where the transaction itself serialises writers (SQLite).
    */
-  readonly schema: string | null;
+  readonly migrationLockSql: string | null;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
 }

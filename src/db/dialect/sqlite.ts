@@ -60,7 +60,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     label: `SQLite (${file})`,
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
     maxParameters: 32766,
-    schema: null,
+    migrationLockSql: null,
     rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',
     columnType: (type) => COLUMN_TYPES[type],

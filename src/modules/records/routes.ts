@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { ok } from '../../shared/envelope.js';
 import { responses } from '../../shared/wire-schemas.js';
 import { serviceContext } from '../../plugins/service-context.js';
@@ -9,19 +8,10 @@ import * as service from './service.js';
 
 const tags = ['Records'];
 
-/**
- * Bodies that are optional on the wire (list, single delete): an absent body reads as `{}`, so
- * that schema validation sees an object instead of refusing `undefined` with 10001.
- */
-async function absentBodyAsEmpty(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
-}
-
 /** Records of a worksheet: single and batch writes, reads and the paged list. */
 export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/:worksheet_id/rows/list', {
     config: { access: 'read' },
-    preValidation: absentBodyAsEmpty,
     schema: { tags, summary: 'List records: paged, sorted, projected', params: schemas.WorksheetParams, body: schemas.ListBody, response: responses(schemas.RecordPage) },
     handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {})),
   });
@@ -66,7 +56,6 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/app/worksheets/:worksheet_id/rows/:row_id', {
     config: { access: 'write' },
-    preValidation: absentBodyAsEmpty,
     schema: { tags, summary: 'Delete a record (to the recycle bin unless permanent)', params: schemas.RowParams, body: schemas.DeleteRecordBody, response: responses(Type.Null()) },
     handler: async (request) => {
       await service.deleteRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.body?.permanent === true);
