@@ -37,6 +37,14 @@ function listenFailure(error: unknown, config: Config): unknown {
   return error;
 }
 
+/** Turns "cannot reach the database" into a message naming DATABASE_URL, instead of a stack trace. */
+function databaseFailure(error: unknown): unknown {
+  const err = error as { code?: string; message?: string };
+  const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '28P01', '28000', '3D000', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB'];
+  if (err?.code && unreachable.includes(err.code)) return new ConfigError('DATABASE_URL', `cannot be opened: ${err.message ?? err.code}`);
+  return error;
+}
+
 /**
  * Opens the database, applies migrations, sets up an empty database, and listens.
  * @example const server = await startServer(loadConfig()); … await server.close();
@@ -45,7 +53,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl);
   let builtApp: FastifyInstance | undefined;
   try {
-    await migrateToLatest(database);
+    await migrateToLatest(database).catch((error: unknown) => {
+      throw databaseFailure(error);
+    });
     const setup = await ensureSetup(database.db, Date.now());
     // Printed before anything else can fail: the secrets are stored only as hashes, so a start
     // that dies later (port taken, Redis down) must not swallow them.

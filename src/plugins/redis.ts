@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { ConfigError } from '../config/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +21,10 @@ export const redisPlugin = fp(async (app: FastifyInstance, options: { url: strin
   }
   const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  await redis.connect();
+  await redis.connect().catch((error: Error) => {
+    redis.disconnect();
+    throw new ConfigError('REDIS_URL', `cannot be reached (${options.url}): ${error.message}`);
+  });
   app.decorate('redis', redis);
   app.addHook('onClose', async () => {
     await redis.quit().catch(() => redis.disconnect());

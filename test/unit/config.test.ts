@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+
+/** The error loadConfig throws for `env`, so its class, setting and message can be checked. */
+function configErrorFor(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults', () => {
+  it('serves the embedded SQLite file on 127.0.0.1:8080 when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'sqlite:./data/tabularium.db',
+      headerPrefix: 'SVC',
+      timeZone: 'UTC',
+      bodyLimit: 10 * 1024 * 1024,
+      logLevel: 'info',
+      publicUrl: 'http://127.0.0.1:8080',
+      redisUrl: null,
+    });
+  });
+
+  it('treats empty and blank settings as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', HEADER_PREFIX: ' ', TIME_ZONE: '', BODY_LIMIT: '', REDIS_URL: '' });
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'sqlite:./data/tabularium.db', headerPrefix: 'SVC', timeZone: 'UTC', redisUrl: null });
+  });
+
+  it('does not read process.env when an environment is passed', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = 'abc';
+    try {
+      expect(loadConfig({}).port).toBe(8080);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
+
+describe('loadConfig reads valid settings', () => {
+  it('takes each setting as given', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '::1',
+      DATABASE_URL: 'postgres://app@127.0.0.1:5432/tabularium?schema=prod',
+      HEADER_PREFIX: 'Acme2',
+      LOG_LEVEL: 'WARN',
+      BODY_LIMIT: '512kb',
+      TIME_ZONE: 'Europe/Berlin',
+      REDIS_URL: 'rediss://127.0.0.1:6380',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '::1',
+      databaseUrl: 'postgres://app@127.0.0.1:5432/tabularium?schema=prod',
+      headerPrefix: 'Acme2',
+      logLevel: 'warn',
+      bodyLimit: 512 * 1024,
+      timeZone: 'Europe/Berlin',
+      redisUrl: 'rediss://127.0.0.1:6380',
+      publicUrl: 'http://[::1]:9000',
+    });
+  });
+
+  it('accepts port 0 (any free port) and plain byte counts', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ BODY_LIMIT: '2048' }).bodyLimit).toBe(2048);
+    expect(loadConfig({ BODY_LIMIT: '1GB' }).bodyLimit).toBe(1024 ** 3);
+  });
+
+  it('drops trailing slashes from PUBLIC_URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://tables.example.com/' }).publicUrl).toBe('https://tables.example.com');
+  });
+});
+
+describe('loadConfig refuses invalid settings with a ConfigError naming the setting', () => {
+  const cases: Array<[setting: string, value: string]> = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['HEADER_PREFIX', 'S V'],
+    ['HEADER_PREFIX', '1SVC'],
+    ['LOG_LEVEL', 'loud'],
+    ['BODY_LIMIT', 'ten'],
+    ['BODY_LIMIT', '100'],
+    ['TIME_ZONE', 'Mars/Base'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['PUBLIC_URL', 'not a url'],
+    ['REDIS_URL', 'http://x'],
+  ];
+
+  it.each(cases)('%s=%s', (setting, value) => {
+    const error = configErrorFor({ [setting]: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.setting).toBe(setting);
+    expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${setting} `));
+  });
+
+  it('quotes the offending value so the operator sees what was read', () => {
+    expect(configErrorFor({ PORT: 'abc' }).message).toContain('"abc"');
+    expect(configErrorFor({ PORT: '70000' }).message).toContain('70000');
+    expect(configErrorFor({ DATABASE_URL: 'mysql://x' }).message).toContain('"mysql://x"');
+    expect(configErrorFor({ TIME_ZONE: 'Mars/Base' }).message).toContain('"Mars/Base"');
+  });
+
+  it('names the range a port must be in', () => {
+    expect(configErrorFor({ PORT: '70000' }).message).toContain('between 0 and 65535');
+  });
+});
