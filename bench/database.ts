@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** A fresh, empty database for one bench run, and how to remove it afterwards. */
+export interface BenchDatabase {
+  url: string;
+  engine: 'SQLite' | 'PostgreSQL';
+  /** Where it lives, without credentials. */
+  where: string;
+  dispose(): Promise<void>;
+}
+
+/** A new SQLite file in a temp dir, removed with the dir. */
+export async function freshSqlite(): Promise<BenchDatabase> {
+  const dir = await mkdtemp(join(tmpdir(), 'tabularium-bench-'));
+  const file = join(dir, 'bench.db');
+  return { url: `sqlite:${file}`, engine: 'SQLite', where: file, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new schema `bench_<random>` in the given PostgreSQL database, dropped (with everything in it) afterwards. */
+export async function freshPostgresSchema(baseUrl: string): Promise<BenchDatabase> {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const base = new URL(baseUrl);
+  base.searchParams.delete('schema');
+  await withClient(base.toString(), (client) => client.query(`CREATE SCHEMA "${schema}"`));
+  const url = new URL(base.toString());
+  url.searchParams.set('schema', schema);
+  return {
+    url: url.toString(),
+    engine: 'PostgreSQL',
+    where: `${base.host}${base.pathname}, schema ${schema}`,
+    dispose: () => withClient(base.toString(), (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
+  };
+}

@@ -1,0 +1,80 @@
+import autocannon from 'autocannon';
+
+/** One autocannon run: what to send, how hard, for how long. */
+export interface LoadSpec {
+  baseUrl: string;
+  headers: Record<string, string>;
+  method: 'GET' | 'POST';
+  connections: number;
+  /** Run for this many seconds… */
+  seconds?: number;
+  /** …or send exactly this many requests. */
+  amount?: number;
+  /** The path and body of request number i (0, 1, 2, … across all connections). */
+  request: (i: number) => { path: string; body?: string | Buffer };
+  /** Inspects each response body; return false to count it as failed. Costs bench CPU: only for few, large requests. */
+  checkBody?: (body: string) => boolean;
+  timeoutSeconds?: number;
+  /** Samples the server's CPU time, so the run can report what the server spent on it. */
+  serverCpuSeconds: () => Promise<number>;
+}
+
+/** What a run measured. Latencies are in milliseconds. */
+export interface LoadOutcome {
+  ok: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  /** 2xx responses whose body `checkBody` rejected. */
+  badBodies: number;
+  seconds: number;
+  perSecond: number;
+  latency: { p50: number; p99: number; max: number };
+  /** CPU spent during the run by the server and by autocannon (this process). */
+  cpu: { serverSeconds: number; benchSeconds: number };
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
+  let sent = 0;
+  let badBodies = 0;
+  const serverCpuBefore = await spec.serverCpuSeconds();
+  const benchCpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await autocannon({
+    url: spec.baseUrl,
+    method: spec.method,
+    headers: spec.headers,
+    connections: spec.connections,
+    ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.seconds ?? 10 }),
+    timeout: spec.timeoutSeconds ?? 10,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = spec.request(sent++);
+          return { ...request, path: next.path, body: next.body };
+        },
+        ...(spec.checkBody
+          ? {
+              onResponse: (status: number, body: string) => {
+                if (status >= 200 && status < 300 && !spec.checkBody!(body)) badBodies += 1;
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+  // autocannon rounds its duration to 10 ms; the wall clock is exact, which matters for short amount-based runs.
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const serverSeconds = (await spec.serverCpuSeconds()) - serverCpuBefore;
+  const seconds = spec.amount !== undefined ? (performance.now() - started) / 1000 : result.duration;
+  return {
+    ok: result['2xx'] - badBodies,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    badBodies,
+    seconds,
+    perSecond: (result['2xx'] - badBodies) / seconds,
+    latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    cpu: { serverSeconds, benchSeconds: (benchCpu.user + benchCpu.system) / 1e6 },
+  };
+}

@@ -1,0 +1,124 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The project root: the server is started from its build (dist/), like in production. */
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** What `tabularium setup --json` prints. */
+export interface SetupResult {
+  organizationId: string;
+  owner: { accountId: string; email: string };
+  app: { appId: string; appKey: string; secretKey: string; sign: string };
+}
+
+/** Runs first-run setup on the database with the CLI, as an operator would, and returns the credentials. */
+export async function runSetup(databaseUrl: string): Promise<SetupResult> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/tabularium.js', 'setup', '--json'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+  });
+  const parsed = JSON.parse(stdout.slice(stdout.indexOf('{'))) as SetupResult;
+  if (!parsed.app?.appKey || !parsed.app.sign) throw new Error(`setup --json printed no app key: ${stdout}`);
+  return parsed;
+}
+
+/** A port nobody listens on right now, on the loopback address. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Resident memory of a process, from /proc (Linux only). */
+export interface Memory {
+  rssMb: number;
+  /** The peak resident size since the process started. */
+  peakRssMb: number;
+}
+
+async function memoryOf(pid: number): Promise<Memory> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const CLOCK_TICKS_PER_SECOND = 100;
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The server running as a child process. */
+export interface ServerProcess {
+  pid: number;
+  baseUrl: string;
+  memory(): Promise<Memory>;
+  cpuSeconds(): Promise<number>;
+  /** SIGTERM (the server closes cleanly, which also writes a --cpu-prof profile), SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  port: number;
+  logFile: string;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function waitUntilHealthy(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} while starting; see ${logFile}`);
+    const healthy = await fetch(`${baseUrl}/health`).then((response) => response.ok, () => false);
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not become healthy within 30 s; see ${logFile}`);
+}
+
+/** Starts `node dist/main.js` on 127.0.0.1 and waits for GET /health to answer. */
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  // Whatever happens to the bench process, the server must not outlive it.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited(child);
+    clearTimeout(timer);
+  };
+  try {
+    await waitUntilHealthy(baseUrl, child, options.logFile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { pid: child.pid!, baseUrl, memory: () => memoryOf(child.pid!), cpuSeconds: () => cpuSecondsOf(child.pid!), stop };
+}

@@ -1,0 +1,32 @@
+import { rowsPath, type BenchContext } from '../context.js';
+import { runLoad } from '../load.js';
+import { cpuCost, type WorkloadResult } from '../report.js';
+import { recordFields } from '../worksheet.js';
+
+const CONNECTIONS = 16;
+const DISTINCT_BODIES = 1_000;
+
+/** W2: one record per request, as interactive clients and integrations write. */
+export async function singleCreate(ctx: BenchContext): Promise<WorkloadResult> {
+  const first = ctx.settings.records + 1;
+  const bodies = Array.from({ length: DISTINCT_BODIES }, (_, i) => JSON.stringify({ fields: recordFields(ctx.sheet, first + i) }));
+  const outcome = await runLoad({
+    baseUrl: ctx.server.baseUrl,
+    headers: ctx.headers,
+    serverCpuSeconds: () => ctx.server.cpuSeconds(),
+    method: 'POST',
+    connections: CONNECTIONS,
+    seconds: ctx.settings.seconds,
+    request: (i) => ({ path: rowsPath(ctx), body: bodies[i % DISTINCT_BODIES] }),
+  });
+  return {
+    id: 'W2',
+    title: `single-record create (${CONNECTIONS} conns, ${ctx.settings.seconds} s)`,
+    metrics: [
+      { label: '', value: outcome.perSecond, unit: 'records/s', bound: '>=', target: 4_000 },
+    ],
+    failures: outcome.non2xx + outcome.errors,
+    cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'record'),
+    details: { ...outcome },
+  };
+}
