@@ -60,8 +60,6 @@ export interface MetaSchema {
     name: string;
     alias: string;
     remark: string;
-    /** Live (not deleted) rows, kept in step with every insert and delete. */
-    row_count: number;
     created_at: number;
     updated_at: number;
   };
@@ -85,5 +83,7 @@ export interface MetaSchema {
     created_at: number;
   };
   custom_pages: { id: string; app_id: string; name: string; components: string; version: number; created_at: number };
+  /** Live (not deleted) rows per worksheet, as the sum of a few shard rows; see records/row-counts.ts. */
+  row_counts: { worksheet_id: string; shard: number; live: number };
   auto_number_counters: { field_id: string; last_value: number };
 }

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
 
 /**
  * Ids are opaque strings. Their shapes follow what V3 clients see from the public service:
@@ -17,9 +16,18 @@ export function newGuid(): string {
   return randomUUID();
 }
 
-/** A time-ordered GUID (UUIDv7) for records, so that inserts append to the primary-key index. */
+/**
+ * A time-ordered GUID (UUIDv7, RFC 9562) for records, so that inserts append to the primary-key
+ * index: 48 bits of Unix milliseconds, then the version, then random bits. Built on
+ * `crypto.randomUUID()` (whose random bits come from a pooled buffer, ten times faster than
+ * fresh random bytes per id): its first 48 bits become the time and its version digit a 7; the
+ * variant bits are already right. Ids made within one millisecond are not ordered among
+ * themselves; a batch is inserted in one statement, so this does not spread the index.
+ */
 export function newRowId(): string {
-  return uuidv7();
+  const random = randomUUID();
+  const time = Date.now().toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
 }
 
 /** 16 hex characters, the shape of a V3 AppKey. */

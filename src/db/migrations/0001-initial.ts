@@ -82,7 +82,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('alias', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('remark', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('row_count', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
@@ -115,6 +114,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('components', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+
+  // Live-row counts of each worksheet, spread over a few rows per worksheet ("shards") so that
+  // concurrent inserts on PostgreSQL do not all queue for one row lock; the count is their sum.
+  await db.schema
+    .createTable('row_counts')
+    .addColumn('worksheet_id', 'text', (c) => c.notNull())
+    .addColumn('shard', 'integer', (c) => c.notNull())
+    .addColumn('live', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('row_counts_pk', ['worksheet_id', 'shard'])
     .execute();
 
   await db.schema

@@ -27,6 +27,9 @@ function shiftDecimal(value: number, places: number): number {
 
 /** Rounds half away from zero to `digits` decimals, without binary surprises like 1.005. */
 export function roundTo(value: number, digits: number): number {
+  // Most values already have at most `digits` decimals (they were rounded when written): keep them.
+  const scaled = value * 10 ** digits;
+  if (Number.isInteger(scaled) && Math.abs(scaled) < Number.MAX_SAFE_INTEGER) return value;
   const rounded = shiftDecimal(Math.round(shiftDecimal(Math.abs(value), digits)), -digits);
   return value < 0 ? -rounded : rounded;
 }

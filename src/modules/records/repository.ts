@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
+import { cachedSqlText } from '../../db/sql-text-cache.js';
 
 /**
  * SQL over worksheet row tables. Tables and columns are named at run time (one table per
@@ -19,26 +20,6 @@ export interface SortTerm {
 }
 
 /**
- * SQL text of multi-row inserts by (table, columns, row count), per engine. Building a 1000-row
- * insert through the query builder costs more than running it, and batches repeat their shape.
- */
-const insertSqlCache = new WeakMap<SqlDialect, Map<string, string>>();
-const INSERT_CACHE_SIZE = 64;
-
-function cachedInsertSql(db: Executor, dialect: SqlDialect, table: string, columns: string[], chunk: Array<Record<string, unknown>>): string {
-  let cache = insertSqlCache.get(dialect);
-  if (!cache) insertSqlCache.set(dialect, (cache = new Map()));
-  const key = `${table}|${chunk.length}|${columns.join(',')}`;
-  let text = cache.get(key);
-  if (text === undefined) {
-    text = rows(db).insertInto(table).values(chunk).compile().sql;
-    cache.set(key, text);
-    if (cache.size > INSERT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  }
-  return text;
-}
-
-/**
  * Inserts rows that all have the same columns in the same order, in as few statements as the
  * engine's parameter limit allows.
  */
@@ -50,13 +31,22 @@ export async function insertRows(db: Executor, dialect: SqlDialect, table: strin
     const chunk = records.slice(start, start + perStatement);
     const parameters: unknown[] = [];
     for (const record of chunk) for (const column of columns) parameters.push(record[column]);
-    await db.executeQuery(CompiledQuery.raw(cachedInsertSql(db, dialect, table, columns, chunk), parameters));
+    const text = cachedSqlText(dialect, `insert|${table}|${chunk.length}|${columns.join(',')}`, () => rows(db).insertInto(table).values(chunk).compile().sql);
+    await db.executeQuery(CompiledQuery.raw(text, parameters));
   }
 }
 
-export async function findRow(db: Executor, table: string, id: string, columns: string[] | null): Promise<Record<string, unknown> | undefined> {
-  const query = rows(db).selectFrom(table).where('id', '=', id).where('_deleted_at', 'is', null);
-  return (columns ? query.select(columns) : query.selectAll()).executeTakeFirst();
+/** Live rows by id, with all columns or the given ones; one SQL text per (table, columns, count). */
+async function findLiveRows(db: Executor, dialect: SqlDialect, table: string, ids: string[], columns: string[] | null) {
+  const text = cachedSqlText(dialect, `find|${table}|${ids.length}|${columns?.join(',') ?? '*'}`, () => {
+    const query = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
+    return (columns ? query.select(columns) : query.selectAll()).compile().sql;
+  });
+  return (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, ids))).rows;
+}
+
+export async function findRow(db: Executor, dialect: SqlDialect, table: string, id: string, columns: string[] | null): Promise<Record<string, unknown> | undefined> {
+  return (await findLiveRows(db, dialect, table, [id], columns))[0];
 }
 
 /** Updates live rows; returns the ids that were updated. */
@@ -96,39 +86,27 @@ export async function hardDeleteRows(db: Executor, table: string, ids: string[])
  */
 export async function listRows(
   db: Executor,
+  dialect: SqlDialect,
   table: string,
   columns: string[] | null,
   sort: SortTerm[],
   limit: number,
   offset: number,
 ): Promise<Array<Record<string, unknown>>> {
-  let pageQuery = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
-  for (const term of sort) {
-    pageQuery = pageQuery.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`);
-  }
-  const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
-  const page = await pageQuery.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).execute();
-  if (page.length === 0) return [];
-  const ids = page.map((r) => r.id as string);
-  const rowQuery = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
-  const found = await (columns ? rowQuery.select(columns) : rowQuery.selectAll()).execute();
-  const byId = new Map(found.map((r) => [r.id as string, r]));
+  const order = sort.map((t) => `${t.column} ${t.ascending}`).join(',');
+  const pageSql = cachedSqlText(dialect, `page|${table}|${order}`, () => {
+    let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+    for (const term of sort) {
+      query = query.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`);
+    }
+    const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
+    return query.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).compile().sql;
+  });
+  const page = await db.executeQuery<{ id: string }>(CompiledQuery.raw(pageSql, [limit, offset]));
+  if (page.rows.length === 0) return [];
+  const ids = page.rows.map((r) => r.id);
+  const byId = new Map((await findLiveRows(db, dialect, table, ids, columns)).map((r) => [r.id as string, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is Record<string, unknown> => r !== undefined);
-}
-
-/** Keeps `worksheets.row_count` in step with inserts and deletes, inside the same transaction. */
-export async function adjustRowCount(db: Executor, worksheetId: string, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await db
-    .updateTable('worksheets')
-    .set((eb) => ({ row_count: eb('row_count', '+', delta) }))
-    .where('id', '=', worksheetId)
-    .execute();
-}
-
-export async function liveRowCount(db: Executor, worksheetId: string): Promise<number> {
-  const row = await db.selectFrom('worksheets').select('row_count').where('id', '=', worksheetId).executeTakeFirst();
-  return Number(row?.row_count ?? 0);
 }
 
 /** Reserves `count` consecutive auto numbers of a field; returns the first. */

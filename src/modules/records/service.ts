@@ -8,6 +8,7 @@ import { ensureSortIndex, loadSchema, type WorksheetSchema } from '../worksheets
 import { collectReferences, decodeRow, presentRecord, readableFields, type StoredRow } from './presenter.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
+import { adjustRowCount, liveRowCount } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
 
@@ -94,7 +95,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
       return record;
     });
     await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
-    await repository.adjustRowCount(trx, schema.id, records.length);
+    await adjustRowCount(trx, schema.id, records.length);
   });
   return ids;
 }
@@ -119,7 +120,7 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string) {
   const schema = await loadSchema(ctx, worksheetKey);
   const fields = readableFields(schema, null);
-  const row = await repository.findRow(ctx.db, schema.table, rowId, null);
+  const row = await repository.findRow(ctx.db, ctx.dialect, schema.table, rowId, null);
   if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   const [record] = await presentRows(ctx, schema, fields, [row]);
   return record;
@@ -187,11 +188,11 @@ async function removeRows(ctx: ServiceContext, schema: WorksheetSchema, ids: str
   return inTransaction(ctx.db, async (trx) => {
     if (permanent) {
       const { existed, live } = await repository.hardDeleteRows(trx, schema.table, ids);
-      await repository.adjustRowCount(trx, schema.id, -live);
+      await adjustRowCount(trx, schema.id, -live);
       return existed;
     }
     const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
-    await repository.adjustRowCount(trx, schema.id, -deleted.length);
+    await adjustRowCount(trx, schema.id, -deleted.length);
     return deleted;
   });
 }
@@ -245,8 +246,8 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const fields = readableFields(schema, projected);
   const sort = await sortTerms(ctx, schema, input.sorts);
   const [raw, total] = await Promise.all([
-    repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), sort, pageSize, (pageIndex - 1) * pageSize),
-    repository.liveRowCount(ctx.db, schema.id),
+    repository.listRows(ctx.db, ctx.dialect, schema.table, selectColumns(fields, projected !== null), sort, pageSize, (pageIndex - 1) * pageSize),
+    liveRowCount(ctx.db, schema.id),
   ]);
   return { rows: await presentRows(ctx, schema, fields, raw), total, pageIndex, pageSize };
 }

@@ -93,6 +93,7 @@ export async function updateWorksheet(db: Executor, id: string, changes: Partial
 export async function deleteWorksheetRow(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('auto_number_counters').where('field_id', 'in', db.selectFrom('fields').select('id').where('worksheet_id', '=', id)).execute();
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }

@@ -70,7 +70,6 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
       name,
       alias: alias ?? '',
       remark: input.remark ?? '',
-      row_count: 0,
       created_at: now,
       updated_at: now,
     });
