@@ -95,7 +95,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
       return record;
     });
     await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
-    await adjustRowCount(trx, schema.id, records.length);
+    await adjustRowCount(trx, ctx.dialect, schema.id, records.length);
   });
   return ids;
 }
@@ -188,11 +188,11 @@ async function removeRows(ctx: ServiceContext, schema: WorksheetSchema, ids: str
   return inTransaction(ctx.db, async (trx) => {
     if (permanent) {
       const { existed, live } = await repository.hardDeleteRows(trx, schema.table, ids);
-      await adjustRowCount(trx, schema.id, -live);
+      await adjustRowCount(trx, ctx.dialect, schema.id, -live);
       return existed;
     }
     const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
-    await adjustRowCount(trx, schema.id, -deleted.length);
+    await adjustRowCount(trx, ctx.dialect, schema.id, -deleted.length);
     return deleted;
   });
 }
@@ -247,7 +247,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const sort = await sortTerms(ctx, schema, input.sorts);
   const [raw, total] = await Promise.all([
     repository.listRows(ctx.db, ctx.dialect, schema.table, selectColumns(fields, projected !== null), sort, pageSize, (pageIndex - 1) * pageSize),
-    liveRowCount(ctx.db, schema.id),
+    liveRowCount(ctx.db, ctx.dialect, schema.id),
   ]);
   return { rows: await presentRows(ctx, schema, fields, raw), total, pageIndex, pageSize };
 }
