@@ -33,6 +33,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     kyselyDialect: new PostgresDialect({ pool }),
     maxParameters: 65535,
     // One fixed advisory-lock key for "Tabularium migrations", released at commit.
+    analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     migrationLockSql: 'SELECT pg_advisory_xact_lock(727001)',
     rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',

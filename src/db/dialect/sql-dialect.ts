@@ -38,6 +38,12 @@ export interface SqlDialect {
    * the other; null where the transaction itself serialises writers (SQLite).
    */
   readonly migrationLockSql: string | null;
+  /**
+   * Refreshes the planner's statistics of a table after an index is added, or null where the
+   * planner needs none. Without them PostgreSQL may prefer a full scan and sort over a new index
+   * until autovacuum gets round to the table.
+   */
+  analyzeTableSql(table: string): string | null;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
 }

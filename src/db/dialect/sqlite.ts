@@ -61,6 +61,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
     maxParameters: 32766,
     migrationLockSql: null,
+    analyzeTableSql: () => null,
     rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',
     columnType: (type) => COLUMN_TYPES[type],

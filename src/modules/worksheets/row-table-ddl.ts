@@ -68,4 +68,6 @@ export async function dropUniqueIndex(db: Executor, worksheetId: string, column:
 export async function createSortIndex(db: Executor, dialect: SqlDialect, worksheetId: string, column: string): Promise<void> {
   const nulls = sql.raw(dialect.indexNullsFirst);
   await sql`CREATE INDEX IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id, _deleted_at)`.execute(db);
+  const analyze = dialect.analyzeTableSql(rowTableName(worksheetId));
+  if (analyze) await sql.raw(analyze).execute(db);
 }
