@@ -2,48 +2,14 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveRowCount } from '../../src/modules/records/row-counts.js';
 import { rowTableName } from '../../src/modules/worksheets/worksheet-schema.js';
-import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { describeApi } from '../helpers/api-harness.js';
+import { makeSheet, valueOf, type Sheet, type WireRecord, RECORD_TEST_FIELDS } from '../helpers/record-fixtures.js';
 
 /** Batch endpoints: create, update and delete many records, all or none. */
-
-interface WireRecord {
-  id: string;
-  fields: Array<{ id: string; value: unknown; type: string; controlName: string }>;
-  _updatedBy: { accountId: string; fullname: string };
-}
-
-interface Sheet {
-  id: string;
-  /** Field id by alias. */
-  field: Record<string, string>;
-}
 
 interface BatchOutcome {
   successfulRowIds: string[];
   failedRowIds: string[];
-}
-
-async function makeSheet(ctx: ApiContext, name: string): Promise<Sheet> {
-  const created = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', {
-    name,
-    fields: [
-      { name: 'Title', alias: 'title', type: '2', isTitle: true, required: true },
-      { name: 'Code', alias: 'code', type: '2', isUnique: true },
-      { name: 'Amount', alias: 'amount', type: '6' },
-      { name: 'Notes', alias: 'notes', type: '2' },
-      { name: 'Seq', alias: 'seq', type: '33' },
-    ],
-  });
-  expect(created.body.error_msg).toBe('');
-  const id = created.body.data.worksheetId;
-  const sheet = await ctx.call<{ fields: Array<{ id: string; alias: string }> }>('GET', `/v3/app/worksheets/${id}`);
-  return { id, field: Object.fromEntries(sheet.body.data.fields.map((f) => [f.alias, f.id])) };
-}
-
-function valueOf(record: WireRecord, fieldId: string): unknown {
-  const found = record.fields.find((f) => f.id === fieldId);
-  if (!found) throw new Error(`record ${record.id} shows no field ${fieldId}`);
-  return found.value;
 }
 
 const titled = (title: string, more: Array<{ id: string; value: unknown }> = []) => ({ fields: [{ id: 'title', value: title }, ...more] });
@@ -61,7 +27,7 @@ describeApi('records: batch create', (ctx) => {
   };
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Batch create');
+    sheet = await makeSheet(ctx, 'Batch create', RECORD_TEST_FIELDS);
   });
 
   it('creates every row and answers their ids in request order', async () => {
@@ -180,7 +146,7 @@ describeApi('records: batch update', (ctx) => {
   };
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Batch update');
+    sheet = await makeSheet(ctx, 'Batch update', RECORD_TEST_FIELDS);
   });
 
   it('applies the same values to every rowId and keeps the unsent fields', async () => {
@@ -329,7 +295,7 @@ describeApi('records: batch delete', (ctx) => {
   };
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Batch delete');
+    sheet = await makeSheet(ctx, 'Batch delete', RECORD_TEST_FIELDS);
   });
 
   it('moves records to the recycle bin by default and reports unknown ids as failed', async () => {

@@ -1,46 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { describeApi } from '../helpers/api-harness.js';
+import { makeSheet, valueOf, type Sheet, type WireRecord } from '../helpers/record-fixtures.js';
 
 /** The record list: pages, totals, sorting, projection and the errors of its parameters. */
 
-interface WireRecord {
-  id: string;
-  fields: Array<{ id: string; value: unknown; type: string; controlName: string }>;
-  _createdAt: string;
-  _updatedAt: string;
-}
+const LIST_TEST_FIELDS = [
+  { name: 'Title', alias: 'title', type: '2', isTitle: true, required: true },
+  { name: 'Score', alias: 'score', type: '6' },
+  { name: 'Notes', alias: 'notes', type: '2' },
+  { name: 'Divider', alias: 'divider', type: '22' },
+];
 
 interface Page {
   rows: WireRecord[];
   total: number;
   pageIndex: number;
   pageSize: number;
-}
-
-interface Sheet {
-  id: string;
-  /** Field id by alias. */
-  field: Record<string, string>;
-}
-
-async function makeSheet(ctx: ApiContext, name: string): Promise<Sheet> {
-  const created = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', {
-    name,
-    fields: [
-      { name: 'Title', alias: 'title', type: '2', isTitle: true, required: true },
-      { name: 'Score', alias: 'score', type: '6' },
-      { name: 'Notes', alias: 'notes', type: '2' },
-      { name: 'Divider', alias: 'divider', type: '22' },
-    ],
-  });
-  expect(created.body.error_msg).toBe('');
-  const id = created.body.data.worksheetId;
-  const sheet = await ctx.call<{ fields: Array<{ id: string; alias: string }> }>('GET', `/v3/app/worksheets/${id}`);
-  return { id, field: Object.fromEntries(sheet.body.data.fields.map((f) => [f.alias, f.id])) };
-}
-
-function valueOf(record: WireRecord, fieldId: string): unknown {
-  return record.fields.find((f) => f.id === fieldId)?.value;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,7 +41,7 @@ describeApi('records: list', (ctx) => {
   let ids: string[];
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Scores');
+    sheet = await makeSheet(ctx, 'Scores', LIST_TEST_FIELDS);
     ids = await createInOrder([
       { title: 'c', score: 30 },
       { title: 'none-1' },
@@ -227,7 +202,7 @@ describeApi('records: list totals and pagination', (ctx) => {
   let ids: string[];
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Many');
+    sheet = await makeSheet(ctx, 'Many', LIST_TEST_FIELDS);
     // 120 records in two batches; scores repeat (i % 7) so that sorting by score has many ties.
     const make = (from: number, count: number) =>
       Array.from({ length: count }, (_, k) => ({ fields: [{ id: 'title', value: `r${from + k}` }, { id: 'score', value: (from + k) % 7 }] }));

@@ -2,51 +2,13 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey } from '../../src/modules/setup/index.js';
 import { rowTableName } from '../../src/modules/worksheets/worksheet-schema.js';
-import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { describeApi } from '../helpers/api-harness.js';
+import { makeSheet, valueOf, type Sheet, type WireRecord, RECORD_TEST_FIELDS } from '../helpers/record-fixtures.js';
 
 /** Single-record endpoints: create, get, PATCH, DELETE, their error codes, and one real HTTP round trip. */
 
-interface WireRecord {
-  id: string;
-  fields: Array<{ id: string; value: unknown; type: string; controlName: string }>;
-  _createdBy: { accountId: string; fullname: string };
-  _owner: { accountId: string; fullname: string };
-  _updatedBy: { accountId: string; fullname: string };
-  _createdAt: string;
-  _updatedAt: string;
-}
-
-interface Sheet {
-  id: string;
-  /** Field id by alias. */
-  field: Record<string, string>;
-}
-
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const API_USER = { accountId: 'user-api', fullname: 'API' };
-
-async function makeSheet(ctx: ApiContext, name: string): Promise<Sheet> {
-  const created = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', {
-    name,
-    fields: [
-      { name: 'Title', alias: 'title', type: '2', isTitle: true, required: true },
-      { name: 'Code', alias: 'code', type: '2', isUnique: true },
-      { name: 'Amount', alias: 'amount', type: '6' },
-      { name: 'Notes', alias: 'notes', type: '2' },
-      { name: 'Seq', alias: 'seq', type: '33' },
-    ],
-  });
-  expect(created.body.error_msg).toBe('');
-  const id = created.body.data.worksheetId;
-  const sheet = await ctx.call<{ fields: Array<{ id: string; alias: string }> }>('GET', `/v3/app/worksheets/${id}`);
-  return { id, field: Object.fromEntries(sheet.body.data.fields.map((f) => [f.alias, f.id])) };
-}
-
-function valueOf(record: WireRecord, fieldId: string): unknown {
-  const found = record.fields.find((f) => f.id === fieldId);
-  if (!found) throw new Error(`record ${record.id} shows no field ${fieldId}`);
-  return found.value;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +20,7 @@ describeApi('records: create, get, update, delete', (ctx) => {
   const patch = (id: string, fields: unknown[]) => ctx.call<{ id: string }>('PATCH', `${rows()}/${id}`, { fields });
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Orders');
+    sheet = await makeSheet(ctx, 'Orders', RECORD_TEST_FIELDS);
   });
 
   it('creates a record by alias and reads it back in the documented shape', async () => {
@@ -361,7 +323,7 @@ describeApi('records: auto numbers', (ctx) => {
   };
 
   beforeAll(async () => {
-    sheet = await makeSheet(ctx, 'Numbered');
+    sheet = await makeSheet(ctx, 'Numbered', RECORD_TEST_FIELDS);
   });
 
   it('assigns 1, 2, 3… in insertion order, across single creates and batches', async () => {
@@ -404,7 +366,7 @@ describeApi('records: auto numbers', (ctx) => {
 
 describeApi('records and read-only keys', (ctx) => {
   it('lets a read-only key get and list records but not write them (10005)', async () => {
-    const sheet = await makeSheet(ctx, 'Guarded');
+    const sheet = await makeSheet(ctx, 'Guarded', RECORD_TEST_FIELDS);
     const rows = `/v3/app/worksheets/${sheet.id}/rows`;
     const id = (await ctx.call<{ id: string }>('POST', rows, { fields: [{ id: 'title', value: 'kept' }] })).body.data.id;
     const key = await addKey(ctx.database.db, ctx.setup.app.appId, true, Date.now());
@@ -431,7 +393,7 @@ describeApi('records and read-only keys', (ctx) => {
 
 describeApi('records under /api/v3', (ctx) => {
   it('serves create, get, update, delete and list the same as /v3', async () => {
-    const sheet = await makeSheet(ctx, 'Prefixed');
+    const sheet = await makeSheet(ctx, 'Prefixed', RECORD_TEST_FIELDS);
     const base = `/api/v3/app/worksheets/${sheet.id}/rows`;
     const created = await ctx.call<{ id: string }>('POST', base, { fields: [{ id: 'title', value: 'via api' }] });
     expect(created.body.error_code).toBe(1);
@@ -460,7 +422,7 @@ describeApi('records over real HTTP', (ctx) => {
     });
 
     it('creates and reads a record with headers in any case', async () => {
-      const sheet = await makeSheet(ctx, 'Wire');
+      const sheet = await makeSheet(ctx, 'Wire', RECORD_TEST_FIELDS);
       const created = await fetch(`${origin}/v3/app/worksheets/${sheet.id}/rows`, {
         method: 'POST',
         headers: { 'svc-appkey': ctx.setup.app.appKey, 'SVC-SIGN': ctx.setup.app.sign, 'Content-Type': 'application/json' },
