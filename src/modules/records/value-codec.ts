@@ -23,6 +23,15 @@ export function emptyReferenceSet(): ReferenceSet {
   return { account: new Set(), department: new Set() };
 }
 
+const requiredBySchema = new WeakMap<WorksheetSchema, FieldMeta[]>();
+
+/** The required fields of a schema, found once per loaded schema rather than once per row. */
+function requiredFields(schema: WorksheetSchema): FieldMeta[] {
+  let required = requiredBySchema.get(schema);
+  if (!required) requiredBySchema.set(schema, (required = schema.fields.filter((f) => f.required)));
+  return required;
+}
+
 function isEmptyValue(field: FieldMeta, stored: unknown): boolean {
   const type = fieldTypeOf(field.type);
   return type.isEmpty ? type.isEmpty(stored) : stored === null;
@@ -42,23 +51,33 @@ export function encodeValues(
   references: ReferenceSet,
 ): EncodedValues {
   const values = new Map<string, unknown>();
-  input.forEach((item, index) => {
-    const at = `${where}fields[${index}]`;
-    if (typeof item?.id !== 'string' || item.id === '') throw AppError.invalidParameters(`${at}.id is required`);
+  // One context for the whole row; its label is only spelled out when a type reports a problem.
+  const cell = { index: 0, name: '' };
+  const context = {
+    timeZone,
+    get label() {
+      return `${where}fields[${cell.index}] "${cell.name}"`;
+    },
+  };
+  for (let index = 0; index < input.length; index++) {
+    const item = input[index];
+    if (typeof item?.id !== 'string' || item.id === '') throw AppError.invalidParameters(`${where}fields[${index}].id is required`);
     const field = schema.byKey.get(item.id);
-    if (!field) throw AppError.invalidValue(`${at}.id: no field "${item.id}" in this worksheet`);
-    if (values.has(field.id)) throw AppError.invalidValue(`${at}.id: field "${field.name}" is given twice`);
+    if (!field) throw AppError.invalidValue(`${where}fields[${index}].id: no field "${item.id}" in this worksheet`);
+    if (values.has(field.id)) throw AppError.invalidValue(`${where}fields[${index}].id: field "${field.name}" is given twice`);
     const type = fieldTypeOf(field.type);
-    if (!type.write) throw AppError.invalidValue(`${at}: field "${field.name}" (${type.name}) cannot be written`);
-    const stored = type.write(item.value, field, { timeZone, label: `${at} "${field.name}"` });
+    if (!type.write) throw AppError.invalidValue(`${where}fields[${index}]: field "${field.name}" (${type.name}) cannot be written`);
+    cell.index = index;
+    cell.name = field.name;
+    const stored = type.write(item.value, field, context);
     // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
-    if (!type.column || type.readOnly) return;
+    if (!type.column || type.readOnly) continue;
     const refs = stored === null ? null : type.references?.(stored);
     if (refs) for (const id of refs.ids) references[refs.kind].add(id);
     values.set(field.id, stored);
-  });
-  const required = mode === 'create' ? schema.fields.filter((f) => f.required) : schema.fields.filter((f) => f.required && values.has(f.id));
-  for (const field of required) {
+  }
+  for (const field of requiredFields(schema)) {
+    if (mode === 'update' && !values.has(field.id)) continue;
     const stored = values.has(field.id) ? values.get(field.id) : null;
     if (isEmptyValue(field, stored)) {
       throw new AppError(ErrorCode.RequiredFieldEmpty, 400, `${where}field "${field.name}" (${field.alias || field.id}) is required and cannot be empty`);
