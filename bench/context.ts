@@ -21,3 +21,10 @@ export interface RecordPage {
   rows: Array<{ id: string; fields: Array<{ id: string; value: unknown }> }>;
   total: number;
 }
+
+/** Where autocannon points and how the server's CPU is read: the part of every load that is the same. */
+export const loadTarget = (ctx: BenchContext) => ({
+  baseUrl: ctx.server.baseUrl,
+  headers: ctx.headers,
+  serverCpuSeconds: () => ctx.server.cpuSeconds(),
+});

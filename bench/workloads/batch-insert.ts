@@ -1,4 +1,4 @@
-import { rowsPath, type BenchContext, type RecordPage } from '../context.js';
+import { loadTarget, rowsPath, type BenchContext, type RecordPage } from '../context.js';
 import { runLoad } from '../load.js';
 import { cpuCost, type WorkloadResult } from '../report.js';
 import { recordFields } from '../worksheet.js';
@@ -15,9 +15,7 @@ export async function batchInsert(ctx: BenchContext): Promise<WorkloadResult> {
   );
   let created = 0;
   const outcome = await runLoad({
-    baseUrl: ctx.server.baseUrl,
-    headers: ctx.headers,
-    serverCpuSeconds: () => ctx.server.cpuSeconds(),
+    ...loadTarget(ctx),
     method: 'POST',
     connections: CONNECTIONS,
     amount: batches,

@@ -1,4 +1,4 @@
-import { rowsPath, type BenchContext, type RecordPage } from '../context.js';
+import { loadTarget, rowsPath, type BenchContext, type RecordPage } from '../context.js';
 import { runLoad } from '../load.js';
 import { cpuCost, type WorkloadResult } from '../report.js';
 
@@ -22,9 +22,7 @@ async function sampleIds(ctx: BenchContext): Promise<string[]> {
 export async function getById(ctx: BenchContext): Promise<WorkloadResult> {
   const paths = (await sampleIds(ctx)).map((id) => `${rowsPath(ctx)}/${id}`);
   const outcome = await runLoad({
-    baseUrl: ctx.server.baseUrl,
-    headers: ctx.headers,
-    serverCpuSeconds: () => ctx.server.cpuSeconds(),
+    ...loadTarget(ctx),
     method: 'GET',
     connections: CONNECTIONS,
     seconds: ctx.settings.seconds,

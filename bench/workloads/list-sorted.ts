@@ -1,4 +1,4 @@
-import { rowsPath, type BenchContext, type RecordPage } from '../context.js';
+import { loadTarget, rowsPath, type BenchContext, type RecordPage } from '../context.js';
 import { runLoad } from '../load.js';
 import { cpuCost, type WorkloadResult } from '../report.js';
 
@@ -25,9 +25,7 @@ export async function listSorted(ctx: BenchContext): Promise<WorkloadResult> {
   assertSortedDescending(await ctx.api.call<RecordPage>('POST', `${rowsPath(ctx)}/list`, request(PAGES)), price);
   const bodies = Array.from({ length: PAGES }, (_, i) => JSON.stringify(request(i + 1)));
   const outcome = await runLoad({
-    baseUrl: ctx.server.baseUrl,
-    headers: ctx.headers,
-    serverCpuSeconds: () => ctx.server.cpuSeconds(),
+    ...loadTarget(ctx),
     method: 'POST',
     connections: CONNECTIONS,
     seconds: ctx.settings.seconds,

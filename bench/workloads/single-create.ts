@@ -1,4 +1,4 @@
-import { rowsPath, type BenchContext } from '../context.js';
+import { loadTarget, rowsPath, type BenchContext } from '../context.js';
 import { runLoad } from '../load.js';
 import { cpuCost, type WorkloadResult } from '../report.js';
 import { recordFields } from '../worksheet.js';
@@ -11,9 +11,7 @@ export async function singleCreate(ctx: BenchContext): Promise<WorkloadResult> {
   const first = ctx.settings.records + 1;
   const bodies = Array.from({ length: DISTINCT_BODIES }, (_, i) => JSON.stringify({ fields: recordFields(ctx.sheet, first + i) }));
   const outcome = await runLoad({
-    baseUrl: ctx.server.baseUrl,
-    headers: ctx.headers,
-    serverCpuSeconds: () => ctx.server.cpuSeconds(),
+    ...loadTarget(ctx),
     method: 'POST',
     connections: CONNECTIONS,
     seconds: ctx.settings.seconds,
