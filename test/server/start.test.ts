@@ -77,6 +77,8 @@ for (const engine of enginesUnderTest()) {
       expect(printed.appKey).toMatch(/^[0-9a-f]{16}$/);
       expect(printed.sign).toHaveLength(88);
       expect(computeSign(printed.appKey, printed.secretKey)).toBe(printed.sign);
+      // The log line goes through pino's transport thread and may land after /health answers.
+      await waitForOutput(first, /Tabularium serves/);
       expect(first.output()).toContain(`Tabularium serves ${first.url}`);
 
       // What was printed is what was stored: the password opens the owner account, the ids exist.
