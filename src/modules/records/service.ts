@@ -5,7 +5,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { fieldTypeOf } from '../../fields/registry.js';
 import { ensureSortIndex, loadSchema, type WorksheetSchema } from '../worksheets/index.js';
-import { collectReferences, decodeRow, presentRecord, readableFields, type StoredRow } from './presenter.js';
+import { collectReferences, decodeRow, presentRecord, readableFields } from './presenter.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
 import { adjustRowCount, liveRowCount } from './row-counts.js';
@@ -252,4 +252,3 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   return { rows: await presentRows(ctx, schema, fields, raw), total, pageIndex, pageSize };
 }
 
-export type { StoredRow };

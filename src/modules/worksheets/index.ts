@@ -2,4 +2,3 @@
 export { worksheetRoutes } from './routes.js';
 export { createWorksheet, deleteAllWorksheets, ensureSortIndex, loadSchema } from './service.js';
 export type { WorksheetSchema } from './worksheet-schema.js';
-export { SYSTEM_COLUMNS } from './worksheet-schema.js';

@@ -34,5 +34,3 @@ export function sortIndexName(worksheetId: string, column: string): string {
   return `ix_${worksheetId}_${column.replace(/^_/, 's_')}`;
 }
 
-/** The columns every row table has besides its field columns. */
-export const SYSTEM_COLUMNS = ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_deleted_at'] as const;
