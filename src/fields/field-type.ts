@@ -88,6 +88,12 @@ export interface FieldType {
   canBeRequired?: boolean;
   /** Whether the column benefits from (and allows) a sort index and a unique index. */
   indexable?: boolean;
+  /**
+   * How a list sorts by the field: by its stored value (the default, served by an index), or by
+   * the position of its option in the field's option list (single choices: "Open" before "Done"
+   * because the list says so, not because of their keys or texts).
+   */
+  sortBy?: 'value' | 'optionOrder';
   /** Checks and normalizes a definition's options and config. Throws AppError 10002 / 100006. */
   prepare?(draft: FieldDefinitionDraft, previous: FieldMeta | null): PreparedDefinition;
   /** A written value to its stored form (null = empty). Throws AppError 10002 naming `ctx.label`. */

@@ -259,3 +259,49 @@ describeApi('records: list totals and pagination', (ctx) => {
     for (const id of [...softly, ...forGood]) expect(listed.has(id)).toBe(false);
   });
 });
+
+describeApi('sorting by a choice field', (ctx) => {
+  it('orders by the position of the option in the field, empty values first ascending', async () => {
+    const sheet = await makeSheet(ctx, 'Stages', [
+      { name: 'Title', alias: 'title', type: '2', isTitle: true },
+      {
+        name: 'Stage',
+        alias: 'stage',
+        type: '11',
+        options: [
+          { value: 'Zeta', index: 1 },
+          { value: 'Alpha', index: 2 },
+          { value: 'Mid', index: 3 },
+        ],
+      },
+    ]);
+    const rows = [
+      { fields: [{ id: 'title', value: 'm' }, { id: 'stage', value: 'Mid' }] },
+      { fields: [{ id: 'title', value: 'z' }, { id: 'stage', value: 'Zeta' }] },
+      { fields: [{ id: 'title', value: 'none' }] },
+      { fields: [{ id: 'title', value: 'a' }, { id: 'stage', value: 'Alpha' }] },
+    ];
+    expect((await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/batch`, { rows })).body.success).toBe(true);
+    const titles = async (isAsc: boolean) => {
+      const page = await ctx.call<{ rows: WireRecord[] }>('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, {
+        pageSize: 10,
+        pageIndex: 1,
+        sorts: [{ field: 'stage', isAsc }],
+      });
+      expect(page.body.error_msg).toBe('');
+      return page.body.data.rows.map((r) => valueOf(r, sheet.field.title));
+    };
+    expect(await titles(true)).toEqual(['none', 'z', 'a', 'm']);
+    expect(await titles(false)).toEqual(['m', 'a', 'z', 'none']);
+
+    // Reordering the options reorders the list.
+    const schema = await ctx.call<{ fields: Array<{ alias: string; options: Array<{ key: string; value: string }> }> }>('GET', `/v3/app/worksheets/${sheet.id}`);
+    const options = schema.body.data.fields.find((f) => f.alias === 'stage')!.options;
+    const byText = Object.fromEntries(options.map((o) => [o.value, o.key]));
+    const edit = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, {
+      editFields: [{ id: 'stage', options: [{ key: byText.Alpha, value: 'Alpha', index: 1 }, { key: byText.Mid, value: 'Mid', index: 2 }, { key: byText.Zeta, value: 'Zeta', index: 3 }] }],
+    });
+    expect(edit.body.success).toBe(true);
+    expect(await titles(true)).toEqual(['none', 'a', 'm', 'z']);
+  });
+});

@@ -22,6 +22,7 @@ export function choiceKind(spec: { code: string; name: string; multiple: boolean
     availability: 'ready',
     canBeRequired: true,
     indexable: !spec.multiple,
+    sortBy: 'optionOrder',
     prepare(draft, previous) {
       const config = { ...draft.config };
       if (config.isColorOptions !== undefined) config.isColorOptions = config.isColorOptions === true || config.isColorOptions === 'true';

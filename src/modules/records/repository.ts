@@ -17,6 +17,17 @@ function rows(db: Executor): RowDb {
 export interface SortTerm {
   column: string;
   ascending: boolean;
+  /** Sort by the position of the stored key in this list (choice fields); empty values first. */
+  optionOrder?: string[];
+}
+
+/** The ORDER BY expression of one term; option positions are inlined, option keys are parameters. */
+function orderExpression(term: SortTerm) {
+  const direction = sql.raw(term.ascending ? 'ASC' : 'DESC');
+  if (!term.optionOrder) return sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`;
+  const column = sql.ref(term.column);
+  const positions = term.optionOrder.map((key, i) => sql`WHEN ${column} = ${key} THEN ${sql.lit(i)}`);
+  return sql`CASE WHEN ${column} IS NULL THEN -1 ${sql.join(positions, sql` `)} ELSE ${sql.lit(term.optionOrder.length)} END ${direction}`;
 }
 
 /**
@@ -93,16 +104,15 @@ export async function listRows(
   limit: number,
   offset: number,
 ): Promise<Array<Record<string, unknown>>> {
-  const order = sort.map((t) => `${t.column} ${t.ascending}`).join(',');
+  const order = sort.map((t) => `${t.column} ${t.ascending} ${t.optionOrder?.length ?? ''}`).join(',');
   const pageSql = cachedSqlText(dialect, `page|${table}|${order}`, () => {
     let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
-    for (const term of sort) {
-      query = query.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`);
-    }
+    for (const term of sort) query = query.orderBy(orderExpression(term));
     const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
     return query.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).compile().sql;
   });
-  const page = await db.executeQuery<{ id: string }>(CompiledQuery.raw(pageSql, [limit, offset]));
+  const parameters = [...sort.flatMap((t) => t.optionOrder ?? []), limit, offset];
+  const page = await db.executeQuery<{ id: string }>(CompiledQuery.raw(pageSql, parameters));
   if (page.rows.length === 0) return [];
   const ids = page.rows.map((r) => r.id);
   const byId = new Map((await findLiveRows(db, dialect, table, ids, columns)).map((r) => [r.id as string, r]));

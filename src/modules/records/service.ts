@@ -228,8 +228,13 @@ async function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: Li
       throw AppError.invalidValue(`sorts[${i}].field: cannot sort by "${field.name}", a ${fieldTypeOf(field.type).name} field`);
     }
     const column = system ?? field!.id;
+    const ascending = sort.isAsc !== false;
+    if (field && fieldTypeOf(field.type).sortBy === 'optionOrder') {
+      terms.push({ column, ascending, optionOrder: [...field.options].sort((a, b) => a.index - b.index).map((o) => o.key) });
+      continue;
+    }
     if (column !== 'id') await ensureSortIndex(ctx, schema, column, field?.id ?? null);
-    terms.push({ column, ascending: sort.isAsc !== false });
+    terms.push({ column, ascending });
   }
   return terms;
 }
