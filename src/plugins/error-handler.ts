@@ -25,7 +25,7 @@ function describeIssue(context: string, issue: ValidationIssue): string {
   if (issue.keyword === 'additionalProperties') {
     return `${context}${path}.${String(issue.params.additionalProperty)} is not a known parameter`;
   }
-  return `${context}${path || ''} ${issue.message ?? 'is invalid'}`.replace(/^(\w+) /, '$1 ');
+  return `${context}${path || ''} ${issue.message ?? 'is invalid'}`;
 }
 
 /** Turns any thrown thing into (HTTP status, error code, safe message). */

@@ -674,3 +674,20 @@ describeApi('editing a choice field without resending its options', (ctx) => {
     expect(field.options).toEqual(before.body.data.fields.find((f) => f.alias === 's')!.options);
   });
 });
+
+describeApi('addressing a worksheet by alias after its alias changes', (ctx) => {
+  it('resolves the new alias at once and no longer the old one', async () => {
+    const created = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', {
+      name: 'Renamed',
+      alias: 'before',
+      fields: [{ name: 'Title', type: '2', isTitle: true }],
+    });
+    const id = created.body.data.worksheetId;
+    expect((await ctx.call('POST', '/v3/app/worksheets/before/rows/list', {})).body.success).toBe(true);
+    expect((await ctx.call('POST', `/v3/app/worksheets/${id}`, { alias: 'after' })).body.success).toBe(true);
+    const old = await ctx.call('POST', '/v3/app/worksheets/before/rows/list', {});
+    expect(old.body.error_code).toBe(430022);
+    const renamed = await ctx.call<{ worksheetId: string }>('GET', '/v3/app/worksheets/after');
+    expect(renamed.body.data.worksheetId).toBe(id);
+  });
+});

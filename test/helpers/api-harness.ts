@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { openDatabase, type Database } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { ensureSetup, type FreshSetup } from '../../src/modules/setup/index.js';
-import { enginesUnderTest, type TestDatabase } from './databases.js';
+import { describeEachEngine, type TestDatabase } from './databases.js';
 
 /** The envelope every response carries. */
 export interface Envelope<T = unknown> {
@@ -40,39 +40,36 @@ export interface ApiContext {
  * Each engine gets a fresh database (or schema), set up as on first run, dropped afterwards.
  */
 export function describeApi(title: string, define: (ctx: ApiContext) => void, env: Record<string, string> = {}): void {
-  for (const engine of enginesUnderTest()) {
-    const label = engine.skipReason ? `${title} [${engine.name}: skipped, ${engine.skipReason}]` : `${title} [${engine.name}]`;
-    describe.skipIf(engine.skipReason !== null)(label, () => {
-      const ctx = { engine: engine.name } as ApiContext;
-      let testDatabase: TestDatabase;
-      beforeAll(async () => {
-        testDatabase = await engine.create();
-        ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', ...env });
-        ctx.database = openDatabase(testDatabase.url);
-        await migrateToLatest(ctx.database);
-        const result = await ensureSetup(ctx.database.db, Date.now());
-        if (!result.created) throw new Error('a fresh test database was already set up');
-        ctx.setup = result.setup;
-        ctx.app = await buildApp({ config: ctx.config, database: ctx.database, logger: false });
-        await ctx.app.ready();
-        const prefix = ctx.config.headerPrefix;
-        ctx.auth = { [`${prefix}-Appkey`]: ctx.setup.app.appKey, [`${prefix}-Sign`]: ctx.setup.app.sign };
-        ctx.call = async (method, url, body, headers) => {
-          const response = await ctx.app.inject({
-            method: method as 'GET',
-            url,
-            headers: { ...(headers ?? ctx.auth), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-            payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-          });
-          return { status: response.statusCode, body: response.json(), headers: response.headers };
-        };
-      });
-      afterAll(async () => {
-        await ctx.app?.close();
-        await ctx.database?.close();
-        await testDatabase?.drop();
-      });
-      define(ctx);
+  describeEachEngine(title, (engine) => {
+    const ctx = { engine: engine.name } as ApiContext;
+    let testDatabase: TestDatabase;
+    beforeAll(async () => {
+      testDatabase = await engine.create();
+      ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', ...env });
+      ctx.database = openDatabase(testDatabase.url);
+      await migrateToLatest(ctx.database);
+      const result = await ensureSetup(ctx.database.db, Date.now());
+      if (!result.created) throw new Error('a fresh test database was already set up');
+      ctx.setup = result.setup;
+      ctx.app = await buildApp({ config: ctx.config, database: ctx.database, logger: false });
+      await ctx.app.ready();
+      const prefix = ctx.config.headerPrefix;
+      ctx.auth = { [`${prefix}-Appkey`]: ctx.setup.app.appKey, [`${prefix}-Sign`]: ctx.setup.app.sign };
+      ctx.call = async (method, url, body, headers) => {
+        const response = await ctx.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...(headers ?? ctx.auth), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        });
+        return { status: response.statusCode, body: response.json(), headers: response.headers };
+      };
     });
-  }
+    afterAll(async () => {
+      await ctx.app?.close();
+      await ctx.database?.close();
+      await testDatabase?.drop();
+    });
+    define(ctx);
+  });
 }

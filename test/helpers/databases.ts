@@ -1,3 +1,4 @@
+import { describe } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,4 +59,16 @@ function postgresEngine(): EngineUnderTest {
 /** SQLite always; PostgreSQL when TEST_DATABASE_URL is set. */
 export function enginesUnderTest(): EngineUnderTest[] {
   return [sqliteEngine(), postgresEngine()];
+}
+
+/**
+ * Declares the block once per engine: it runs where the engine is configured and is reported as
+ * skipped, with the reason in its title, where it is not.
+ * @example describeEachEngine('tabularium CLI', (engine) => { beforeAll(() => engine.create()); … });
+ */
+export function describeEachEngine(title: string, define: (engine: EngineUnderTest) => void): void {
+  for (const engine of enginesUnderTest()) {
+    const label = engine.skipReason ? `${title} [${engine.name}: skipped, ${engine.skipReason}]` : `${title} [${engine.name}]`;
+    describe.skipIf(engine.skipReason !== null)(label, () => define(engine));
+  }
 }

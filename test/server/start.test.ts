@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSign } from '../../src/auth/sign.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { verifyPassword } from '../../src/modules/setup/password.js';
-import { enginesUnderTest, type TestDatabase } from '../helpers/databases.js';
+import { describeEachEngine, type TestDatabase } from '../helpers/databases.js';
 import { ensureBuilt, freePort, killAllServers, spawnServer, waitForOutput, waitUntilServing, type ServerProcess } from '../helpers/processes.js';
 
 /** What the first start prints once: the owner account and the first app's credentials. */
@@ -50,110 +50,107 @@ const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 beforeAll(ensureBuilt, 180_000);
 afterAll(killAllServers);
 
-for (const engine of enginesUnderTest()) {
-  const label = engine.skipReason ? `server start [${engine.name}: skipped, ${engine.skipReason}]` : `server start [${engine.name}]`;
-  describe.skipIf(engine.skipReason !== null)(label, () => {
-    let testDatabase: TestDatabase;
-    let first: ServerProcess;
-    let printed: PrintedSecrets;
+describeEachEngine('server start', (engine) => {
+  let testDatabase: TestDatabase;
+  let first: ServerProcess;
+  let printed: PrintedSecrets;
 
-    beforeAll(async () => {
-      testDatabase = await engine.create();
-      first = await spawnServer(['dist/main.js'], { DATABASE_URL: testDatabase.url });
-      await waitUntilServing(first);
-      await waitForOutput(first, /SVC-Sign\s+\S{88}/);
-      printed = readFirstRun(first.output());
-    });
-
-    afterAll(async () => {
-      await killAllServers();
-      await testDatabase?.drop();
-    });
-
-    it('prints the owner account and the first app key, Secret and Sign on the first start', async () => {
-      expect(first.output()).toContain('These secrets are shown once');
-      expect(printed.email).toBe('owner@tabularium.local');
-      expect(printed.password).toMatch(/^[A-Za-z0-9]{20}$/);
-      expect(printed.appKey).toMatch(/^[0-9a-f]{16}$/);
-      expect(printed.sign).toHaveLength(88);
-      expect(computeSign(printed.appKey, printed.secretKey)).toBe(printed.sign);
-      // The log line goes through pino's transport thread and may land after /health answers.
-      await waitForOutput(first, /Tabularium serves/);
-      expect(first.output()).toContain(`Tabularium serves ${first.url}`);
-
-      // What was printed is what was stored: the password opens the owner account, the ids exist.
-      const database = openDatabase(testDatabase.url);
-      try {
-        const owner = await database.db.selectFrom('accounts').select(['email', 'password_hash']).executeTakeFirstOrThrow();
-        expect(owner.email).toBe(printed.email);
-        expect(await verifyPassword(printed.password, owner.password_hash ?? '')).toBe(true);
-        const key = await database.db.selectFrom('app_keys').select(['app_id']).where('app_key', '=', printed.appKey).executeTakeFirstOrThrow();
-        expect(key.app_id).toBe(printed.appId);
-      } finally {
-        await database.close();
-      }
-    });
-
-    it('lets the printed key create a worksheet and a record over HTTP', async () => {
-      const auth = { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign };
-      const app = await send(`${first.url}/v3/app`, 'GET', auth);
-      expect(app.status).toBe(200);
-      expect(app.body.data.appId).toBe(printed.appId);
-
-      const worksheet = await send(`${first.url}/v3/app/worksheets`, 'POST', auth, {
-        name: 'Orders',
-        alias: 'orders',
-        fields: [{ name: 'Title', alias: 'title', type: 'Text', isTitle: true }],
-      });
-      expect(worksheet.body).toMatchObject({ success: true, error_code: 1 });
-      const worksheetId = worksheet.body.data.worksheetId as string;
-      expect(worksheetId).toEqual(expect.any(String));
-
-      const record = await send(`${first.url}/v3/app/worksheets/${worksheetId}/rows`, 'POST', auth, { fields: [{ id: 'title', value: 'First order' }] });
-      expect(record.body).toMatchObject({ success: true, error_code: 1 });
-      const rowId = record.body.data.id as string;
-
-      const readBack = await send(`${first.url}/v3/app/worksheets/${worksheetId}/rows/${rowId}`, 'GET', auth);
-      expect(readBack.status).toBe(200);
-      expect(readBack.body.data.id).toBe(rowId);
-      expect(readBack.body.data.fields).toContainEqual(expect.objectContaining({ value: 'First order' }));
-    });
-
-    it('refuses a request without the key over HTTP', async () => {
-      const response = await send(`${first.url}/v3/app`, 'GET', {});
-      expect(response.status).toBe(401);
-      expect(response.body).toMatchObject({ success: false, error_code: 10101 });
-    });
-
-    it('reports health: database ok, Redis not configured', async () => {
-      const health = await send(`${first.url}/health`, 'GET', {});
-      expect(health.status).toBe(200);
-      expect(health.body.data).toMatchObject({ status: 'ok', database: 'ok', redis: 'not configured' });
-      expect(health.body.data.engine).toMatch(engine.name === 'sqlite' ? /SQLite/ : /PostgreSQL/);
-    });
-
-    it('exits 0 on SIGTERM', async () => {
-      expect(await first.stop('SIGTERM')).toBe(0);
-      await expect(fetch(`${first.url}/health`)).rejects.toThrow();
-    });
-
-    it('prints no secrets on the second start, keeps the key working, and exits 0 on SIGINT', async () => {
-      const second = await spawnServer(['dist/main.js'], { DATABASE_URL: testDatabase.url });
-      await waitUntilServing(second);
-      await waitForOutput(second, /Tabularium serves/);
-      const output = second.output();
-      expect(output).not.toContain('These secrets are shown once');
-      for (const secret of [printed.password, printed.secretKey, printed.sign]) expect(output).not.toContain(secret);
-
-      const app = await send(`${second.url}/v3/app`, 'GET', { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign });
-      expect(app.body.data.appId).toBe(printed.appId);
-      const worksheets = await send(`${second.url}/v3/app/worksheets/list`, 'POST', { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign }, {});
-      expect(worksheets.body.data).toEqual([expect.objectContaining({ name: 'Orders' })]);
-
-      expect(await second.stop('SIGINT')).toBe(0);
-    });
+  beforeAll(async () => {
+    testDatabase = await engine.create();
+    first = await spawnServer(['dist/main.js'], { DATABASE_URL: testDatabase.url });
+    await waitUntilServing(first);
+    await waitForOutput(first, /SVC-Sign\s+\S{88}/);
+    printed = readFirstRun(first.output());
   });
-}
+
+  afterAll(async () => {
+    await killAllServers();
+    await testDatabase?.drop();
+  });
+
+  it('prints the owner account and the first app key, Secret and Sign on the first start', async () => {
+    expect(first.output()).toContain('These secrets are shown once');
+    expect(printed.email).toBe('owner@tabularium.local');
+    expect(printed.password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(printed.appKey).toMatch(/^[0-9a-f]{16}$/);
+    expect(printed.sign).toHaveLength(88);
+    expect(computeSign(printed.appKey, printed.secretKey)).toBe(printed.sign);
+    // The log line goes through pino's transport thread and may land after /health answers.
+    await waitForOutput(first, /Tabularium serves/);
+    expect(first.output()).toContain(`Tabularium serves ${first.url}`);
+
+    // What was printed is what was stored: the password opens the owner account, the ids exist.
+    const database = openDatabase(testDatabase.url);
+    try {
+      const owner = await database.db.selectFrom('accounts').select(['email', 'password_hash']).executeTakeFirstOrThrow();
+      expect(owner.email).toBe(printed.email);
+      expect(await verifyPassword(printed.password, owner.password_hash ?? '')).toBe(true);
+      const key = await database.db.selectFrom('app_keys').select(['app_id']).where('app_key', '=', printed.appKey).executeTakeFirstOrThrow();
+      expect(key.app_id).toBe(printed.appId);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('lets the printed key create a worksheet and a record over HTTP', async () => {
+    const auth = { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign };
+    const app = await send(`${first.url}/v3/app`, 'GET', auth);
+    expect(app.status).toBe(200);
+    expect(app.body.data.appId).toBe(printed.appId);
+
+    const worksheet = await send(`${first.url}/v3/app/worksheets`, 'POST', auth, {
+      name: 'Orders',
+      alias: 'orders',
+      fields: [{ name: 'Title', alias: 'title', type: 'Text', isTitle: true }],
+    });
+    expect(worksheet.body).toMatchObject({ success: true, error_code: 1 });
+    const worksheetId = worksheet.body.data.worksheetId as string;
+    expect(worksheetId).toEqual(expect.any(String));
+
+    const record = await send(`${first.url}/v3/app/worksheets/${worksheetId}/rows`, 'POST', auth, { fields: [{ id: 'title', value: 'First order' }] });
+    expect(record.body).toMatchObject({ success: true, error_code: 1 });
+    const rowId = record.body.data.id as string;
+
+    const readBack = await send(`${first.url}/v3/app/worksheets/${worksheetId}/rows/${rowId}`, 'GET', auth);
+    expect(readBack.status).toBe(200);
+    expect(readBack.body.data.id).toBe(rowId);
+    expect(readBack.body.data.fields).toContainEqual(expect.objectContaining({ value: 'First order' }));
+  });
+
+  it('refuses a request without the key over HTTP', async () => {
+    const response = await send(`${first.url}/v3/app`, 'GET', {});
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ success: false, error_code: 10101 });
+  });
+
+  it('reports health: database ok, Redis not configured', async () => {
+    const health = await send(`${first.url}/health`, 'GET', {});
+    expect(health.status).toBe(200);
+    expect(health.body.data).toMatchObject({ status: 'ok', database: 'ok', redis: 'not configured' });
+    expect(health.body.data.engine).toMatch(engine.name === 'sqlite' ? /SQLite/ : /PostgreSQL/);
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    expect(await first.stop('SIGTERM')).toBe(0);
+    await expect(fetch(`${first.url}/health`)).rejects.toThrow();
+  });
+
+  it('prints no secrets on the second start, keeps the key working, and exits 0 on SIGINT', async () => {
+    const second = await spawnServer(['dist/main.js'], { DATABASE_URL: testDatabase.url });
+    await waitUntilServing(second);
+    await waitForOutput(second, /Tabularium serves/);
+    const output = second.output();
+    expect(output).not.toContain('These secrets are shown once');
+    for (const secret of [printed.password, printed.secretKey, printed.sign]) expect(output).not.toContain(secret);
+
+    const app = await send(`${second.url}/v3/app`, 'GET', { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign });
+    expect(app.body.data.appId).toBe(printed.appId);
+    const worksheets = await send(`${second.url}/v3/app/worksheets/list`, 'POST', { 'SVC-Appkey': printed.appKey, 'SVC-Sign': printed.sign }, {});
+    expect(worksheets.body.data).toEqual([expect.objectContaining({ name: 'Orders' })]);
+
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+});
 
 describe('server start with an invalid setting', () => {
   let dir: string;

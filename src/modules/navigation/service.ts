@@ -46,16 +46,14 @@ export async function createSections(db: Executor, appId: string, sections: Arra
   let bottom = await repository.maxPosition(db, 'sections', appId);
   const created: Array<{ id: string; name: string }> = [];
   const rows = [];
-  const newIds = new Set<string>();
   for (const [index, section] of sections.entries()) {
     const name = section.name.trim();
     if (name === '') throw AppError.invalidParameters(`sections[${index}].name is required`);
     if (name.length > 100) throw AppError.invalidValue(`sections[${index}].name: at most 100 characters`);
-    if (section.parentId && !newIds.has(section.parentId) && !(await repository.findSection(db, appId, section.parentId))) {
+    if (section.parentId && !(await repository.findSection(db, appId, section.parentId))) {
       throw AppError.notFound(`sections[${index}].parentId: no section "${section.parentId}" in this application`);
     }
     const id = newObjectId();
-    newIds.add(id);
     const position = section.parentId ? ++bottom : ++top;
     rows.push({ id, app_id: appId, parent_id: section.parentId || null, name, position, created_at: now });
     created.push({ id, name });

@@ -103,7 +103,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
 export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[]): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
-  const { values } = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
+  const values = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
   const [id] = await insertEncoded(ctx, schema, [values], refs);
   return { id };
 }
@@ -113,7 +113,7 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
   if (rows.length > MAX_BATCH) throw AppError.invalidParameters(`rows: at most ${MAX_BATCH} records per call, got ${rows.length}`);
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
-  const encoded = rows.map((row, i) => encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'create', refs).values);
+  const encoded = rows.map((row, i) => encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'create', refs));
   return { rowIds: await insertEncoded(ctx, schema, encoded, refs) };
 }
 
@@ -143,7 +143,7 @@ async function applyUpdates(ctx: ServiceContext, schema: WorksheetSchema, update
 export async function updateRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, fields: FieldValueInput[]): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
-  const { values } = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
+  const values = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
   const changed = await applyUpdates(ctx, schema, [{ ids: [rowId], values }], refs);
   if (changed.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   return { id: rowId };
@@ -172,12 +172,12 @@ export async function updateRecords(
     if (input.rowIds !== undefined) throw AppError.invalidParameters('send either rowIds with fields, or rows, not both');
     requested = checkRowIds(input.rows.map((r) => r.id), 'rows');
     if (requested.length !== input.rows.length) throw AppError.invalidValue('rows: a record id appears twice');
-    updates = input.rows.map((row, i) => ({ ids: [row.id], values: encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'update', refs).values }));
+    updates = input.rows.map((row, i) => ({ ids: [row.id], values: encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'update', refs) }));
   } else {
     if (input.rowIds === undefined) throw AppError.invalidParameters('rowIds (with fields) or rows is required');
     if (input.fields === undefined) throw AppError.invalidParameters('fields is required with rowIds');
     requested = checkRowIds(input.rowIds, 'rowIds');
-    updates = [{ ids: requested, values: encodeValues(schema, input.fields, '', ctx.timeZone, 'update', refs).values }];
+    updates = [{ ids: requested, values: encodeValues(schema, input.fields, '', ctx.timeZone, 'update', refs) }];
   }
   const changed = new Set(await applyUpdates(ctx, schema, updates, refs));
   return { successfulRowIds: requested.filter((id) => changed.has(id)), failedRowIds: requested.filter((id) => !changed.has(id)) };

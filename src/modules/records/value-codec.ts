@@ -11,11 +11,6 @@ export interface FieldValueInput {
   type?: number;
 }
 
-/** The stored values of one written row, by field id, and the ids it refers to. */
-export interface EncodedValues {
-  values: Map<string, unknown>;
-}
-
 /** Ids of accounts and departments that written values refer to, checked in one query each. */
 export type ReferenceSet = Record<ReferenceKind, Set<string>>;
 
@@ -38,7 +33,8 @@ function isEmptyValue(field: FieldMeta, stored: unknown): boolean {
 }
 
 /**
- * Converts the `fields` of one written row into stored values. `where` names the row in
+ * Converts the `fields` of one written row into stored values, by field id; the ids the values refer
+ * to are added to `references`. `where` names the row in
  * messages (`rows[3]`). On create every required field must be given a value; on update only
  * the sent fields are checked.
  */
@@ -49,7 +45,7 @@ export function encodeValues(
   timeZone: string,
   mode: 'create' | 'update',
   references: ReferenceSet,
-): EncodedValues {
+): Map<string, unknown> {
   const values = new Map<string, unknown>();
   // One context for the whole row; its label is only spelled out when a type reports a problem.
   const cell = { index: 0, name: '' };
@@ -83,5 +79,5 @@ export function encodeValues(
       throw new AppError(ErrorCode.RequiredFieldEmpty, 400, `${where}field "${field.name}" (${field.alias || field.id}) is required and cannot be empty`);
     }
   }
-  return { values };
+  return values;
 }

@@ -20,35 +20,42 @@ export interface ExistingSetup {
 
 export const OWNER_EMAIL = 'owner@tabularium.local';
 
+/** The ids of a database that is set up already, or null when it is empty. */
+async function existingSetup(db: Executor): Promise<ExistingSetup | null> {
+  const organization = await db.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').executeTakeFirst();
+  if (!organization) return null;
+  const owner = await db
+    .selectFrom('accounts')
+    .select(['id', 'email'])
+    .where('organization_id', '=', organization.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const appId = await firstAppOf(db, organization.id);
+  const appKey = appId ? await firstKeyOf(db, appId) : undefined;
+  return {
+    organizationId: organization.id,
+    owner: { accountId: owner.id, email: owner.email },
+    app: appId ? { appId, appKey: appKey ?? '' } : null,
+  };
+}
+
 /**
  * First run: on an empty database creates the organization, the owner account and a first
  * application with a key, and returns them with their secrets (shown this once). On a database
  * that is set up already it creates nothing and returns the ids without secrets.
+ * The password is hashed (scrypt, deliberately slow) only when the database is empty, and before
+ * the transaction, so that no lock is held while it runs; the transaction checks again, so two
+ * processes starting together set up once.
  */
 export async function ensureSetup(db: Executor, now: number): Promise<{ created: true; setup: FreshSetup } | { created: false; setup: ExistingSetup }> {
+  const before = await existingSetup(db);
+  if (before) return { created: false, setup: before };
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   return inTransaction(db, async (trx) => {
-    const organization = await trx.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').executeTakeFirst();
-    if (organization) {
-      const owner = await trx
-        .selectFrom('accounts')
-        .select(['id', 'email'])
-        .where('organization_id', '=', organization.id)
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirstOrThrow();
-      const appId = await firstAppOf(trx, organization.id);
-      const appKey = appId ? await firstKeyOf(trx, appId) : undefined;
-      return {
-        created: false as const,
-        setup: {
-          organizationId: organization.id,
-          owner: { accountId: owner.id, email: owner.email },
-          app: appId ? { appId, appKey: appKey ?? '' } : null,
-        },
-      };
-    }
+    const meanwhile = await existingSetup(trx);
+    if (meanwhile) return { created: false as const, setup: meanwhile };
     const organizationId = newGuid();
     const accountId = newGuid();
     await trx.insertInto('organizations').values({ id: organizationId, name: 'My organization', created_at: now }).execute();

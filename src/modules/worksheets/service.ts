@@ -85,7 +85,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
  * worksheet, 430013 when it belongs to another application.
  */
 export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Promise<WorksheetSchema> {
-  const cached = ctx.schemas.get(worksheetKey) as WorksheetSchema | undefined;
+  const cached = (ctx.schemas.get(worksheetKey) ?? ctx.schemas.get(aliasKey(ctx.actor.appId, worksheetKey))) as WorksheetSchema | undefined;
   if (cached && cached.appId === ctx.actor.appId) return cached;
   let worksheet = await repository.findWorksheet(ctx.db, worksheetKey);
   if (!worksheet) worksheet = await repository.findWorksheetByAlias(ctx.db, ctx.actor.appId, worksheetKey);
@@ -95,11 +95,18 @@ export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Pro
   }
   const schema = repository.buildSchema(worksheet, await repository.loadFields(ctx.db, worksheet.id));
   ctx.schemas.set(worksheet.id, schema);
+  if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema);
   return schema;
+}
+
+/** Aliases are unique per application only, so their cache entries carry the application. */
+function aliasKey(appId: string, alias: string): string {
+  return `${appId}/${alias}`;
 }
 
 function forget(ctx: ServiceContext, schema: WorksheetSchema): void {
   ctx.schemas.delete(schema.id);
+  if (schema.alias) ctx.schemas.delete(aliasKey(schema.appId, schema.alias));
 }
 
 export async function listWorksheets(ctx: ServiceContext, ids: string[] | undefined) {
