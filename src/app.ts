@@ -10,6 +10,10 @@ import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { redisPlugin } from './plugins/redis.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
+import { finiteNumberKeyword, finiteNumbersPlugin } from './plugins/finite-numbers.js';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from './plugins/framework-errors.js';
+import { notFoundPlugin } from './plugins/not-found.js';
+import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
@@ -41,8 +45,10 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false }, plugins: [lenientBooleanKeyword] },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false }, plugins: [lenientBooleanKeyword, finiteNumberKeyword] },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -51,6 +57,9 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin);
+  await app.register(notFoundPlugin);
+  await app.register(finiteNumbersPlugin);
+  await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
   await app.register(authenticationPlugin, { strategies: [appKeys], headerPrefix: config.headerPrefix });

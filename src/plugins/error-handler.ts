@@ -67,10 +67,4 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     const text = status >= 500 ? `${message} (request ${request.id})` : message;
     return reply.status(status).send(failure(code, text));
   });
-
-  app.setNotFoundHandler((request, reply) => {
-    return reply
-      .status(404)
-      .send(failure(ErrorCode.InvalidParameters, `no such endpoint: ${request.method} ${request.url.split('?')[0]}`));
-  });
 });

@@ -16,13 +16,25 @@ export interface AppChanges {
 
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
-function checkChanges(changes: AppChanges): AppChanges {
-  if (changes.name !== undefined && changes.name.trim() === '') throw AppError.invalidValue('name: cannot be empty');
-  if (changes.name !== undefined && changes.name.length > 100) throw AppError.invalidValue('name: at most 100 characters');
-  if (changes.color !== undefined && changes.color !== '' && !COLOR.test(changes.color)) {
-    throw AppError.invalidValue(`color: "${changes.color}" is not a hex color such as #2196F3`);
+/**
+ * The changes to write, picked by name: nothing else a client sends (`owner_id`, `organization_id`,
+ * `created_at`, an unknown key) reaches the UPDATE, however the input object was built.
+ */
+function checkChanges(input: AppChanges): AppChanges {
+  const changes: AppChanges = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (name === '') throw AppError.invalidValue('name: cannot be empty');
+    if (name.length > 100) throw AppError.invalidValue('name: at most 100 characters');
+    changes.name = name;
   }
-  return { ...changes, name: changes.name?.trim() };
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.icon !== undefined) changes.icon = input.icon;
+  if (input.color !== undefined) {
+    if (input.color !== '' && !COLOR.test(input.color)) throw AppError.invalidValue(`color: "${input.color}" is not a hex color such as #2196F3`);
+    changes.color = input.color;
+  }
+  return changes;
 }
 
 /** Creates an application owned by an account, with one first section. */

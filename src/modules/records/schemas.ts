@@ -52,7 +52,7 @@ export const BatchDeleteBody = Type.Object({
 export const ListBody = Type.Optional(
   Type.Object({
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
-    pageIndex: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    pageIndex: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
     sorts: Type.Optional(Type.Array(Type.Object({ field: Type.String(), isAsc: Type.Optional(LenientBoolean()) }), { maxItems: 10 })),
     fields: Type.Optional(Type.Array(Type.String(), { description: 'Only these fields (ids or aliases)' })),
     filter: Type.Optional(Type.Unknown({ description: 'Arrives with the filter issue; only an empty filter is accepted now' })),
