@@ -17,7 +17,7 @@ import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
-import { worksheetRoutes } from './modules/worksheets/index.js';
+import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
@@ -28,6 +28,8 @@ export interface BuildOptions {
   database: Database;
   /** Overrides of Fastify's logger setting (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Epoch milliseconds now; tests fix it so that `today` and record times are known. */
+  clock?: () => number;
 }
 
 function loggerFor(config: Config): FastifyServerOptions['logger'] {
@@ -41,7 +43,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * Builds the program: cross-cutting plugins first, then every module under each prefix.
  * This file is the table of contents of the server.
  */
-export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     bodyLimit: config.bodyLimit,
@@ -53,7 +55,12 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('schemaCache', new SchemaCache<unknown>());
+  app.decorate('clock', clock ?? Date.now);
+  const schemaCache = new SchemaCache<unknown>();
+  app.decorate('schemaCache', schemaCache);
+  const indexes = new IndexBuilder(database.db, database.dialect, app.log, (worksheetId) => forgetCachedSchema(schemaCache, worksheetId));
+  app.decorate('indexes', indexes);
+  app.addHook('onClose', () => indexes.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin);

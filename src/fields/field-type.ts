@@ -26,6 +26,12 @@ export interface FieldMeta {
   options: FieldOption[];
   config: Record<string, unknown>;
   description: string;
+  /**
+   * The registered type that `type` names, resolved once when the field is built (from its row or its definition),
+   * so that code working with a field asks it directly. Not stored and never sent: rows and the
+   * worksheet schema are written from explicit properties.
+   */
+  readonly fieldType: FieldType;
 }
 
 /** What the type needs to know while converting one written value. */
@@ -58,11 +64,30 @@ export interface PreparedDefinition {
 }
 
 /**
- * One field type. Each type is one file under `fields/types/` and one line in the registry.
- * No code outside the registry branches on a type code: it asks the type.
+ * How a list orders a field that does not sort by its stored value: by the position of the stored
+ * key in `optionOrder` (unknown keys after the known ones, empty values first ascending).
+ */
+export interface FieldSortOrder {
+  optionOrder: string[];
+}
+
+/** What a type may use while assigning values on insert; it runs inside the insert's transaction. */
+export interface AssignOnInsertContext {
+  /**
+   * Reserves `count` consecutive numbers of the field's own sequence and returns the first. The
+   * reservation is part of the insert's transaction: it commits or rolls back with the rows.
+   * @example const first = await io.reserveSequence(field.id, 3); // 8 → the rows get 8, 9, 10
+   */
+  reserveSequence(fieldId: string, count: number): Promise<number>;
+}
+
+/**
+ * One field type. Each type is one file under `fields/types/` and one line in the registry, built
+ * with `defineFieldType`, which fills in the defaults. No code outside the registry branches on a
+ * type code: it asks the type (usually through `field.fieldType`).
  *
  * @example
- * export const checkbox: FieldType = { code: '36', name: 'Checkbox', column: 'boolean', … };
+ * export const checkbox = defineFieldType({ code: '36', name: 'Checkbox', valueKind: 'boolean', column: 'boolean', … });
  */
 export interface FieldType {
   /** The public code, e.g. "2". */
@@ -79,31 +104,44 @@ export interface FieldType {
    */
   availability: 'ready' | 'planned';
   /** Values are produced by the system (auto number, computed types); clients cannot write them. */
-  readOnly?: boolean;
-  /** Set when the system assigns the value on insert. */
-  assignOnInsert?: 'autoNumber';
+  readOnly: boolean;
   /** Whether the type may be the worksheet's title field. */
-  canBeTitle?: boolean;
+  canBeTitle: boolean;
   /** Whether `required: true` may be set. */
-  canBeRequired?: boolean;
+  canBeRequired: boolean;
   /** Whether the column benefits from (and allows) a sort index and a unique index. */
-  indexable?: boolean;
-  /**
-   * How a list sorts by the field: by its stored value (the default, served by an index), or by
-   * the position of its option in the field's option list (single choices: "Open" before "Done"
-   * because the list says so, not because of their keys or texts).
-   */
-  sortBy?: 'value' | 'optionOrder';
+  indexable: boolean;
   /** Checks and normalizes a definition's options and config. Throws AppError 10002 / 100006. */
-  prepare?(draft: FieldDefinitionDraft, previous: FieldMeta | null): PreparedDefinition;
-  /** A written value to its stored form (null = empty). Throws AppError 10002 naming `ctx.label`. */
+  prepare(draft: FieldDefinitionDraft, previous: FieldMeta | null): PreparedDefinition;
+  /**
+   * A written value to its stored form (null = empty). Throws AppError 10002 naming `ctx.label`.
+   * Every ready type has one; planned types have none.
+   */
   write?(value: unknown, field: FieldMeta, ctx: WriteContext): unknown;
-  /** A stored value (decoded by the dialect) to its wire shape. */
-  read?(stored: unknown, field: FieldMeta, refs: ResolvedReferences): unknown;
+  /** A stored value (decoded by the dialect; null when empty) to its wire shape. */
+  read(stored: unknown, field: FieldMeta, refs: ResolvedReferences): unknown;
   /** The ids a stored value refers to, checked on write and resolved on read. */
   references?(stored: unknown): { kind: ReferenceKind; ids: string[] } | null;
-  /** Whether a stored value counts as empty for `required`; default: null. */
-  isEmpty?(stored: unknown): boolean;
+  /** Whether a stored value counts as empty for `required`. */
+  isEmpty(stored: unknown): boolean;
+  /**
+   * How a list sorts by the field, when not by its stored value (the default, served by an index).
+   * @example
+   * // single choices: "Open" before "Done" because the option list says so, not because of keys or texts
+   * sortOrder: (field) => ({ optionOrder: field.options.map((o) => o.key) })
+   */
+  sortOrder?(field: FieldMeta): FieldSortOrder;
+  /**
+   * Values the system assigns to new rows, one per row in insertion order; called once per insert
+   * (a batch is one call) for every field whose type has it, inside the insert's transaction.
+   * @example
+   * // auto numbers: 1, 2, 3… in insertion order, never reused
+   * async assignOnInsert(field, count, io) {
+   *   const first = await io.reserveSequence(field.id, count);
+   *   return Array.from({ length: count }, (_, i) => first + i);
+   * }
+   */
+  assignOnInsert?(field: FieldMeta, count: number, io: AssignOnInsertContext): Promise<unknown[]>;
   /** What a planned type arrives with, for the refusal message. */
   plannedFor?: string;
 }

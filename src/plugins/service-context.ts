@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/connection.js';
 import { SchemaCache } from '../shared/schema-cache.js';
+import type { IndexBuilder } from '../modules/worksheets/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { actorOf } from './authentication.js';
 
@@ -10,6 +11,10 @@ declare module 'fastify' {
     config: Config;
     database: Database;
     schemaCache: SchemaCache<unknown>;
+    /** Builds the indexes reads ask for, in the background. */
+    indexes: IndexBuilder;
+    /** Epoch milliseconds now (Date.now unless a test fixed it). */
+    clock: () => number;
   }
 }
 
@@ -20,9 +25,10 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     actor: actorOf(request),
     db: app.database.db,
     dialect: app.database.dialect,
-    now: Date.now,
+    now: app.clock,
     timeZone: app.config.timeZone,
     log: request.log,
     schemas: app.schemaCache,
+    indexes: app.indexes,
   };
 }

@@ -19,4 +19,6 @@ export interface ServiceContext {
   log: FastifyBaseLogger;
   /** Parsed worksheet schemas of this app instance. */
   schemas: SchemaCache<unknown>;
+  /** Where reads ask for the indexes they would like; built in the background, never by the read. */
+  indexes: { request(index: { worksheetId: string; column: string; fieldId: string | null }): void };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeApi } from '../helpers/api-harness.js';
 import { makeSheet, valueOf, type Sheet, type WireRecord } from '../helpers/record-fixtures.js';
@@ -136,11 +137,25 @@ describeApi('records: list', (ctx) => {
     expect(response.body.error_code).toBe(10002);
   });
 
-  it('refuses a non-empty filter with a clear 10001 (filters arrive with the next issue)', async () => {
+  it('applies a non-empty filter (the whole language is tested in records-filter.test.ts)', async () => {
     const response = await list({ filter: { type: 'group', logic: 'AND', children: [{ type: 'condition', field: 'score', operator: 'gt', value: [1] }] } });
-    expect(response.status).toBe(400);
-    expect(response.body.error_code).toBe(10001);
-    expect(response.body.error_msg).toContain('filter');
+    expect(response.body.error_msg).toBe('');
+    expect(response.body.data.total).toBe(3);
+  });
+
+  it('asks for a sort index without building it in the request; the builder makes it afterwards', async () => {
+    const response = await list({ sorts: [{ field: 'score', isAsc: true }] });
+    expect(response.body.error_msg).toBe('');
+    await ctx.app.indexes.idle();
+    const field = await ctx.database.db.selectFrom('fields').select('indexed').where('id', '=', sheet.field.score).executeTakeFirstOrThrow();
+    expect(field.indexed).toBe(1);
+    const indexName = `ix_${sheet.id}_${sheet.field.score}`;
+    const catalog =
+      ctx.engine === 'sqlite'
+        ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = ${indexName}`
+        : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE indexname = ${indexName}`;
+    const found = await catalog.execute(ctx.database.db);
+    expect(found.rows).toEqual([{ name: indexName }]);
   });
 
   it('accepts an empty filter', async () => {

@@ -13,8 +13,12 @@ describe('33 AutoNumber', () => {
     expect(read(null, fieldOf('33', { length: 4 }))).toBe('');
   });
 
-  it('is assigned by the system and refuses written values', () => {
-    expect(fieldTypeOf('33').assignOnInsert).toBe('autoNumber');
+  it('is assigned by the system and refuses written values', async () => {
+    const reserved: Array<[string, number]> = [];
+    const reserveSequence = async (fieldId: string, count: number) => (reserved.push([fieldId, count]), 41);
+    const field = fieldOf('33');
+    expect(await fieldTypeOf('33').assignOnInsert!(field, 3, { reserveSequence })).toEqual([41, 42, 43]);
+    expect(reserved).toEqual([[field.id, 3]]);
     expect(expectBadValue(() => write(5)).message).toContain('assigned by the system');
     expect(write(null)).toBeNull();
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allFieldTypes, fieldTypeOf, resolveFieldType } from '../../src/fields/registry.js';
-import type { FieldType } from '../../src/fields/field-type.js';
+import type { FieldMeta, FieldType } from '../../src/fields/field-type.js';
 import { defineField } from '../../src/modules/worksheets/field-definitions.js';
 import { caught, ctx, expectBadValue, fieldOf } from './field-fixture.js';
-
+import { FIELD_SAMPLES, inWorld, referencesOf, sampleOf, type SampleWorld } from './field-samples.js';
 /** Every code of the public type table (public-v3-facts.md §2.1). */
 const PUBLIC_CODES = [
   '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '14', '15', '16', '19', '21', '22', '23', '24', '25', '26', '27',
@@ -19,8 +19,27 @@ const ready = types.filter((t) => t.availability === 'ready');
 const planned = types.filter((t) => t.availability === 'planned');
 const valueHolding = ready.filter((t) => t.column !== null);
 
-function isEmpty(type: FieldType, stored: unknown): boolean {
-  return type.isEmpty ? type.isEmpty(stored) : stored === null;
+/**
+ * What the contract expects of a type follows from what it declares: planned (refused at
+ * definition), layout (ready, no column: holds nothing), system (ready, read-only: the system
+ * produces the value) or value (ready, written by clients). Every test asserts in every branch.
+ */
+type Category = 'planned' | 'layout' | 'system' | 'value';
+function categoryOf(type: FieldType): Category {
+  if (type.availability === 'planned') return 'planned';
+  if (type.column === null) return 'layout';
+  return type.readOnly ? 'system' : 'value';
+}
+
+/** A field of a ready type defined as its sample says, and a made-up world around it. */
+function sampleField(type: FieldType): { field: FieldMeta; world: SampleWorld } {
+  const field = defineField({ name: 'Probe', type: type.code, ...sampleOf(type.code).definition }, 'fields[0]', 'w1', 1);
+  const world: SampleWorld = {
+    account: { accountId: 'acc-1', fullname: 'Ada', avatar: '', status: 1 },
+    department: { id: 'dep-1', name: 'Sales' },
+    optionKey: (text) => field.options.find((o) => o.value === text)!.key,
+  };
+  return { field, world };
 }
 
 describe('the field-type registry', () => {
@@ -60,6 +79,8 @@ describe('the field-type registry', () => {
 });
 
 describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type %s', (_title, type) => {
+  const category = categoryOf(type);
+
   it('has a digit code, a name, and is found by code and by name', () => {
     expect(type.code).toMatch(/^\d+$/);
     expect(type.name.trim()).not.toBe('');
@@ -71,60 +92,105 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
     expect(resolveFieldType(type.name.toUpperCase(), 'type')).toBe(byName);
   });
 
-  it('cannot be required when it is read-only or holds no value', () => {
-    if (type.readOnly || type.column === null) expect(type.canBeRequired).toBe(false);
+  it('is complete: flags decided, prepare, read and isEmpty present', () => {
+    for (const flag of [type.readOnly, type.canBeTitle, type.canBeRequired, type.indexable]) expect(typeof flag).toBe('boolean');
+    for (const hook of [type.prepare, type.read, type.isEmpty]) expect(typeof hook).toBe('function');
+    expect(type.isEmpty(null)).toBe(true);
   });
 
-  if (type.availability === 'planned') {
-    it('is refused at definition with 10002 saying when it arrives', () => {
+  it('can be required exactly when clients write a value to it', () => {
+    expect(type.canBeRequired).toBe(!type.readOnly && type.column !== null);
+  });
+
+  it('sorts by option order only when it can be sorted by at all', () => {
+    if (type.sortOrder) {
+      expect(type.indexable).toBe(true);
+      const options = [
+        { key: 'k-late', value: 'Late', index: 2 },
+        { key: 'k-early', value: 'Early', index: 1 },
+      ];
+      expect(type.sortOrder(fieldOf(type.code, {}, options))).toEqual({ optionOrder: ['k-early', 'k-late'] });
+    } else {
+      expect(type.sortOrder).toBeUndefined();
+    }
+  });
+
+  it('assigns values on insert only when clients cannot write them', async () => {
+    if (type.assignOnInsert) {
+      expect(type.readOnly).toBe(true);
+      const field = fieldOf(type.code);
+      const values = await type.assignOnInsert(field, 2, { reserveSequence: async () => 1 });
+      expect(values).toHaveLength(2);
+    } else {
+      expect(type.assignOnInsert).toBeUndefined();
+    }
+  });
+
+  it('is accepted or refused at definition as its availability says', () => {
+    if (category === 'planned') {
       expect(type.plannedFor).toBeTruthy();
       const error = caught(() => defineField({ name: 'Later', type: type.code }, 'fields[4]', 'w1', 1));
       expect(error.code).toBe(10002);
       expect(error.message).toContain('fields[4].type');
       expect(error.message).toContain(`${type.name} (${type.code})`);
       expect(error.message).toContain(type.plannedFor!);
-    });
-    return;
-  }
-
-  it('is accepted at definition, stored under its code', () => {
-    const field = defineField({ name: 'Now', type: type.name }, 'fields[0]', 'w1', 1);
-    const expected = types.find((t) => t.name === type.name)!;
-    expect(field.type).toBe(expected.code);
-    expect(defineField({ name: 'Now', type: type.code }, 'fields[0]', 'w1', 1).type).toBe(type.code);
-  });
-
-  if (type.column === null) {
-    it('holds no value: refuses a non-empty one with 10002 naming the field', () => {
-      expect(type.write).toBeDefined();
-      for (const value of ['x', 1, true, ['a'], { a: 1 }]) expectBadValue(() => type.write!(value, fieldOf(type.code), ctx));
-      for (const value of [null, undefined, '']) expect(type.write!(value, fieldOf(type.code), ctx)).toBeNull();
-    });
-    return;
-  }
-
-  it('has write and read', () => {
-    expect(typeof type.write).toBe('function');
-    expect(typeof type.read).toBe('function');
-  });
-
-  it('stores null, undefined and "" as an empty value', () => {
-    const expected = type.column === 'boolean' ? false : null;
-    for (const value of [null, undefined, '']) {
-      const stored = type.write!(value, fieldOf(type.code), ctx);
-      expect(stored).toBe(expected);
-      expect(isEmpty(type, stored)).toBe(true);
+    } else {
+      expect(type.plannedFor).toBeUndefined();
+      const field = defineField({ name: 'Now', type: type.name }, 'fields[0]', 'w1', 1);
+      expect(field.type).toBe(types.find((t) => t.name === type.name)!.code);
+      expect(field.fieldType).toBe(fieldTypeOf(field.type));
+      expect(defineField({ name: 'Now', type: type.code }, 'fields[0]', 'w1', 1).fieldType).toBe(type);
     }
   });
 
-  if (type.readOnly) {
-    it('is read-only: refuses a written value with 10002', () => {
-      for (const value of [1, '7', 'x']) expectBadValue(() => type.write!(value, fieldOf(type.code), ctx));
-    });
-  }
+  it('takes written values as its category says', () => {
+    const field = fieldOf(type.code);
+    switch (category) {
+      case 'planned':
+        // Nothing can be written to a field that cannot be defined.
+        expect(type.write).toBeUndefined();
+        break;
+      case 'layout':
+      case 'system':
+        // Holds nothing, or only what the system puts there: empty values pass as no change.
+        expect(typeof type.write).toBe('function');
+        for (const value of ['x', 1, '7', true, ['a'], { a: 1 }]) expectBadValue(() => type.write!(value, field, ctx));
+        for (const value of [null, undefined, '']) expect(type.write!(value, field, ctx)).toBeNull();
+        break;
+      case 'value': {
+        expect(typeof type.write).toBe('function');
+        const expected = type.column === 'boolean' ? false : null;
+        for (const value of [null, undefined, '']) {
+          const stored = type.write!(value, field, ctx);
+          expect(stored).toBe(expected);
+          expect(type.isEmpty(stored)).toBe(true);
+        }
+        break;
+      }
+    }
+  });
+
+  it('reads back its sample value in its wire shape', async () => {
+    if (category === 'planned' || category === 'layout') {
+      expect(FIELD_SAMPLES[type.code]).toBeUndefined();
+      return;
+    }
+    const { field, world } = sampleField(type);
+    const sample = sampleOf(type.code);
+    const stored =
+      sample.written === undefined
+        ? (await type.assignOnInsert!(field, 1, { reserveSequence: async () => 1 }))[0]
+        : type.write!(inWorld(sample.written, world), field, ctx);
+    expect(type.isEmpty(stored)).toBe(false);
+    expect(type.read(stored, field, referencesOf(world))).toEqual(inWorld(sample.wire, world));
+  });
 });
 
 describe('value-holding ready types', () => {
+  it('each have exactly one sample value', () => {
+    expect(Object.keys(FIELD_SAMPLES).sort()).toEqual(valueHolding.map((t) => t.code).sort());
+  });
+
   it('cover the value kinds of the first issue', () => {
     expect(valueHolding.map((t) => t.code).sort((a, b) => Number(a) - Number(b))).toEqual([
       '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '15', '16', '19', '21', '23', '24', '25', '26', '27', '28', '33', '36',

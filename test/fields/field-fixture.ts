@@ -26,6 +26,7 @@ export function fieldOf(code: string, config: Record<string, unknown> = {}, opti
     options,
     config,
     description: '',
+    fieldType: fieldTypeOf(code),
   };
 }
 
@@ -40,7 +41,6 @@ export function writerOf(code: string): (value: unknown, field?: FieldMeta, cont
 /** The type's read, with no references resolved unless given. */
 export function readerOf(code: string): (stored: unknown, field?: FieldMeta, refs?: ResolvedReferences) => unknown {
   const type: FieldType = fieldTypeOf(code);
-  if (!type.read) throw new Error(`type ${code} has no read`);
   const read = type.read.bind(type);
   return (stored, field = fieldOf(code), refs = noRefs) => read(stored, field, refs);
 }

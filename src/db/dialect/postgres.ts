@@ -1,4 +1,4 @@
-import { PostgresDialect } from 'kysely';
+import { PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
 import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
 
@@ -35,6 +35,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     // One fixed advisory-lock key for "Tabularium migrations", released at commit.
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     migrationLockSql: 'SELECT pg_advisory_xact_lock(727001)',
+    concurrentIndexBuild: true,
     rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',
     columnType: (type) => COLUMN_TYPES[type],
@@ -46,6 +47,9 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     decode(_type, raw) {
       return raw === undefined ? null : raw;
     },
+    foldCase: (text) => sql<string>`lower(${text})`,
+    jsonArrayContainsAny: (column, values) => sql<SqlBool>`(${column} ?| ${values}::text[])`,
+    jsonArrayContainsAll: (column, values) => sql<SqlBool>`(${column} ?& ${values}::text[])`,
     classifyError(error): DriverFailure {
       const err = error as { code?: string; constraint?: string; detail?: string };
       if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };

@@ -1,4 +1,4 @@
-import type { Dialect } from 'kysely';
+import type { Dialect, Expression, RawBuilder, SqlBool } from 'kysely';
 
 /** The storage kinds a field type can ask for; each engine maps them to its own column type. */
 export type LogicalColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json';
@@ -44,6 +44,20 @@ export interface SqlDialect {
    * until autovacuum gets round to the table.
    */
   analyzeTableSql(table: string): string | null;
+  /**
+   * Whether indexes can be built without blocking writers (PostgreSQL's CREATE INDEX CONCURRENTLY,
+   * which must run outside a transaction). SQLite builds them with a plain CREATE INDEX.
+   */
+  readonly concurrentIndexBuild: boolean;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
+  /**
+   * Folds text to lower case for case-insensitive matching, the same way for a column and for a
+   * parameter (so both sides of a comparison fold alike): Unicode, not only ASCII, on both engines.
+   */
+  foldCase(text: Expression<unknown>): RawBuilder<string>;
+  /** Whether a JSON array column holds at least one of `values` (strings). */
+  jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
+  /** Whether a JSON array column holds every one of `values` (strings). */
+  jsonArrayContainsAll(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
 }

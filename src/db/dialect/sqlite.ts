@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
+import { sql, SqliteDialect, type SqlBool } from 'kysely';
 import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
@@ -44,6 +44,16 @@ function withStatementCache(database: Database.Database) {
   };
 }
 
+function foldText(text: string): string {
+  let folded = '';
+  for (const char of text) {
+    const lower = char.toLowerCase();
+    // A few characters lower to two (İ → i̇); PostgreSQL keeps one, so keep the plain letter.
+    folded += lower.length === char.length ? lower : lower[0];
+  }
+  return folded;
+}
+
 /**
  * The embedded engine: one SQLite file in WAL mode.
  * @example createSqliteDialect('./data/tabularium.db')
@@ -56,12 +66,16 @@ export function createSqliteDialect(file: string): SqlDialect {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('cache_size = -65536');
+  // SQLite's lower() folds ASCII only; PostgreSQL's folds Unicode. One JavaScript fold, code point by
+  // code point (no context rules such as a final sigma), makes filters match alike on both engines.
+  database.function('tab_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text));
   return {
     label: `SQLite (${file})`,
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
     maxParameters: 32766,
     migrationLockSql: null,
     analyzeTableSql: () => null,
+    concurrentIndexBuild: false,
     rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',
     columnType: (type) => COLUMN_TYPES[type],
@@ -77,6 +91,11 @@ export function createSqliteDialect(file: string): SqlDialect {
       if (type === 'json') return typeof raw === 'string' ? JSON.parse(raw) : raw;
       return raw;
     },
+    foldCase: (text) => sql<string>`tab_fold(${text})`,
+    jsonArrayContainsAny: (column, values) =>
+      sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)}))`,
+    jsonArrayContainsAll: (column, values) =>
+      sql<SqlBool>`(SELECT COUNT(DISTINCT json_each.value) FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)})) = ${sql.lit(new Set(values).size)}`,
     classifyError(error): DriverFailure {
       const err = error as { code?: string; message?: string };
       if (err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

@@ -1,4 +1,5 @@
-import type { FieldMeta, FieldOption, FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
+import type { FieldMeta, FieldOption, FieldSortOrder, FieldType } from '../field-type.js';
 import { prepareOptions } from './option-list.js';
 import { badFieldValue, show } from './value-errors.js';
 
@@ -10,26 +11,32 @@ function findOption(field: FieldMeta, written: string): FieldOption | undefined 
 }
 
 /**
+ * A single choice sorts by where its option stands in the list ("Open" before "Done" because the
+ * list says so, not because of keys or texts).
+ */
+function byOptionPosition(field: FieldMeta): FieldSortOrder {
+  return { optionOrder: [...field.options].sort((a, b) => a.index - b.index).map((o) => o.key) };
+}
+
+/**
  * A choice type. Written as option keys (an array, or one key; the option's exact text is also
  * understood); read as `[{key, value}]`. Single choices are stored as the key, multiple as a JSON array.
  */
 export function choiceKind(spec: { code: string; name: string; multiple: boolean }): FieldType {
-  return {
+  return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'choices',
     column: spec.multiple ? 'json' : 'text',
     availability: 'ready',
-    canBeRequired: true,
-    indexable: !spec.multiple,
-    sortBy: 'optionOrder',
+    // A list of several options is not indexable, so it cannot be sorted by at all.
+    ...(spec.multiple ? {} : { sortOrder: byOptionPosition }),
     prepare(draft, previous) {
       const config = { ...draft.config };
       if (config.isColorOptions !== undefined) config.isColorOptions = config.isColorOptions === true || config.isColorOptions === 'true';
       return { options: prepareOptions(draft, previous), config };
     },
     write(value, field, ctx) {
-      if (value === null || value === undefined || value === '') return null;
       const list = Array.isArray(value) ? value : [value];
       if (list.length === 0) return null;
       const keys: string[] = [];
@@ -48,5 +55,5 @@ export function choiceKind(spec: { code: string; name: string; multiple: boolean
       return keys.map((key) => ({ key, value: field.options.find((o) => o.key === key)?.value ?? '' }));
     },
     isEmpty: (stored) => stored === null || (Array.isArray(stored) && stored.length === 0),
-  };
+  });
 }

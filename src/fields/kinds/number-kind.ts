@@ -1,3 +1,4 @@
+import { defineFieldType } from '../define-field-type.js';
 import type { FieldMeta, FieldType, PreparedDefinition, FieldDefinitionDraft } from '../field-type.js';
 import { badFieldValue, show } from './value-errors.js';
 import { AppError } from '../../shared/app-error.js';
@@ -50,17 +51,14 @@ function preparePrecision(draft: FieldDefinitionDraft): PreparedDefinition {
 
 /** A numeric type: stored as a double, read as a decimal string (with the field's precision). */
 export function numberKind(spec: { code: string; name: string }): FieldType {
-  return {
+  return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'number',
     column: 'real',
     availability: 'ready',
-    canBeRequired: true,
-    indexable: true,
     prepare: preparePrecision,
     write(value, field, ctx) {
-      if (value === null || value === undefined || value === '') return null;
       const number = parseNumber(value);
       if (number === undefined) throw badFieldValue(ctx.label, `expected a number, got ${show(value)}`);
       const precision = precisionOf(field);
@@ -72,5 +70,5 @@ export function numberKind(spec: { code: string; name: string }): FieldType {
       // Values written before the precision was set are unrounded; toFixed alone reads 1.005 as "1.00".
       return precision === undefined ? String(stored) : roundTo(stored as number, precision).toFixed(precision);
     },
-  };
+  });
 }

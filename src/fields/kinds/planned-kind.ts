@@ -1,4 +1,5 @@
 import type { LogicalColumnType } from '../../db/dialect/sql-dialect.js';
+import { defineFieldType } from '../define-field-type.js';
 import type { FieldType } from '../field-type.js';
 
 /**
@@ -13,5 +14,6 @@ export function plannedKind(spec: {
   readOnly?: boolean;
   plannedFor: string;
 }): FieldType {
-  return { ...spec, availability: 'planned', canBeRequired: !spec.readOnly };
+  // No write: a field of it cannot be defined. Whether it sorts is decided when its behaviour arrives.
+  return defineFieldType({ ...spec, availability: 'planned', indexable: false });
 }

@@ -1,3 +1,4 @@
+import { defineFieldType } from '../define-field-type.js';
 import type { FieldType, ReferenceKind, ResolvedReferences } from '../field-type.js';
 import { badFieldValue, show } from './value-errors.js';
 import { AppError } from '../../shared/app-error.js';
@@ -14,13 +15,12 @@ export function referenceKind(spec: {
   idKey: string;
   present: (id: string, refs: ResolvedReferences) => Record<string, unknown>;
 }): FieldType {
-  return {
+  return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'reference',
     column: 'json',
     availability: 'ready',
-    canBeRequired: true,
     prepare(draft) {
       const config = { ...draft.config };
       if (config.subType !== undefined && config.subType !== 0 && config.subType !== 1) {
@@ -29,7 +29,6 @@ export function referenceKind(spec: {
       return { options: [], config };
     },
     write(value, field, ctx) {
-      if (value === null || value === undefined || value === '') return null;
       const list = Array.isArray(value) ? value : [value];
       const ids: string[] = [];
       for (const item of list) {
@@ -44,5 +43,5 @@ export function referenceKind(spec: {
     read: (stored, _field, refs) => ((stored as string[] | null) ?? []).map((id) => spec.present(id, refs)),
     references: (stored) => (stored === null ? null : { kind: spec.kind, ids: stored as string[] }),
     isEmpty: (stored) => stored === null || (Array.isArray(stored) && stored.length === 0),
-  };
+  });
 }

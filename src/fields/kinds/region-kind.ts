@@ -1,3 +1,4 @@
+import { defineFieldType } from '../define-field-type.js';
 import type { FieldType } from '../field-type.js';
 import { badFieldValue, show } from './value-errors.js';
 
@@ -6,20 +7,17 @@ import { badFieldValue, show } from './value-errors.js';
  * The three codes differ only in how deep the client lets a person choose.
  */
 export function regionKind(spec: { code: string; name: string }): FieldType {
-  return {
+  return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'text',
     column: 'text',
     availability: 'ready',
-    canBeRequired: true,
-    indexable: true,
     write(value, _field, ctx) {
-      if (value === null || value === undefined || value === '') return null;
       const code = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
       if (typeof code !== 'string' || !/^\d{2,12}$/.test(code)) throw badFieldValue(ctx.label, `expected a region code such as "310100", got ${show(value)}`);
       return code;
     },
     read: (stored) => (stored === null ? '' : stored),
-  };
+  });
 }

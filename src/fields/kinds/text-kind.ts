@@ -1,3 +1,4 @@
+import { defineFieldType } from '../define-field-type.js';
 import type { FieldType } from '../field-type.js';
 import { badFieldValue, show } from './value-errors.js';
 
@@ -13,27 +14,23 @@ export function textKind(spec: {
   canBeTitle?: boolean;
   check?: (text: string) => string | null;
 }): FieldType {
-  return {
+  return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'text',
     column: 'text',
     availability: 'ready',
-    canBeTitle: spec.canBeTitle ?? false,
-    canBeRequired: true,
-    indexable: true,
+    canBeTitle: spec.canBeTitle,
     write(value, _field, ctx) {
-      if (value === null || value === undefined) return null;
       let text: string;
       if (typeof value === 'string') text = value;
       else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
       else throw badFieldValue(ctx.label, `expected text, got ${show(value)}`);
-      if (text === '') return null;
       if (text.length > MAX_TEXT_LENGTH) throw badFieldValue(ctx.label, `text is longer than ${MAX_TEXT_LENGTH} characters`);
       const problem = spec.check?.(text);
       if (problem) throw badFieldValue(ctx.label, problem);
       return text;
     },
     read: (stored) => (stored === null ? '' : stored),
-  };
+  });
 }

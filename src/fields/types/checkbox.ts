@@ -1,20 +1,19 @@
-import type { FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
 import { badFieldValue, show } from '../kinds/value-errors.js';
 
 const TRUE = new Set(['true', '1', 'yes']);
 const FALSE = new Set(['false', '0', 'no', '']);
 
 /** 36 Checkbox: a boolean; `true`, `"true"`, `"True"`, `1`, `"1"` check it. Unchecked counts as empty. */
-export const checkbox: FieldType = {
+export const checkbox = defineFieldType({
   code: '36',
   name: 'Checkbox',
   valueKind: 'boolean',
   column: 'boolean',
   availability: 'ready',
-  canBeRequired: true,
-  indexable: true,
+  // Not sending a value leaves the box unchecked, which it shows as false, never as null.
+  storedWhenEmpty: false,
   write(value, _field, ctx) {
-    if (value === null || value === undefined) return false;
     if (typeof value === 'boolean') return value;
     if (value === 1 || value === 0) return value === 1;
     if (typeof value === 'string') {
@@ -26,4 +25,4 @@ export const checkbox: FieldType = {
   },
   read: (stored) => stored === true,
   isEmpty: (stored) => stored !== true,
-};
+});

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
 import { badFieldValue, show } from '../kinds/value-errors.js';
 
 const ISO_OR_SQL =
@@ -48,16 +48,13 @@ export function parseDateTime(text: string, timeZone: string): number | undefine
  * 16 DateTime: an instant. Stored as epoch milliseconds; read as ISO 8601 UTC with
  * milliseconds and a trailing Z.
  */
-export const dateTime: FieldType = {
+export const dateTime = defineFieldType({
   code: '16',
   name: 'DateTime',
   valueKind: 'datetime',
   column: 'timestamp',
   availability: 'ready',
-  canBeRequired: true,
-  indexable: true,
   write(value, _field, ctx) {
-    if (value === null || value === undefined || value === '') return null;
     const millis = typeof value === 'string' ? parseDateTime(value, ctx.timeZone) : undefined;
     if (millis === undefined) {
       throw badFieldValue(ctx.label, `expected an ISO 8601 date-time or "YYYY-MM-DD HH:mm[:ss]", got ${show(value)}`);
@@ -65,4 +62,4 @@ export const dateTime: FieldType = {
     return millis;
   },
   read: (stored) => (stored === null ? null : new Date(stored as number).toISOString()),
-};
+});

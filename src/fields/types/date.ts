@@ -1,4 +1,4 @@
-import type { FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
 import { badFieldValue, show } from '../kinds/value-errors.js';
 
 /** Whether `text` is `YYYY-MM-DD` naming a day that exists (2024-02-30 does not). */
@@ -11,20 +11,16 @@ function isCalendarDay(text: string): boolean {
 }
 
 /** 15 Date: a calendar day, written and read as `YYYY-MM-DD`, stored as that text (sorts correctly). */
-export const date: FieldType = {
+export const date = defineFieldType({
   code: '15',
   name: 'Date',
   valueKind: 'date',
   column: 'text',
   availability: 'ready',
-  canBeRequired: true,
-  indexable: true,
   write(value, _field, ctx) {
-    if (value === null || value === undefined || value === '') return null;
     if (typeof value !== 'string' || !isCalendarDay(value)) {
       throw badFieldValue(ctx.label, `expected a date as YYYY-MM-DD, got ${show(value)}`);
     }
     return value;
   },
-  read: (stored) => (stored === null ? null : stored),
-};
+});

@@ -1,4 +1,4 @@
-import type { FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
 import { parseNumber } from '../kinds/number-kind.js';
 import { badFieldValue, show } from '../kinds/value-errors.js';
 
@@ -13,15 +13,13 @@ interface StoredLocation {
  * 40 Location: a point, `{x: longitude, y: latitude, address?, title?}`
  * (`longitude`/`latitude` are understood too).
  */
-export const location: FieldType = {
+export const location = defineFieldType({
   code: '40',
   name: 'Location',
   valueKind: 'json',
   column: 'json',
   availability: 'ready',
-  canBeRequired: true,
-  write(value, _field, ctx): StoredLocation | null {
-    if (value === null || value === undefined || value === '') return null;
+  write(value, _field, ctx): StoredLocation {
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw badFieldValue(ctx.label, `expected {x, y, address, title}, got ${show(value)}`);
     }
@@ -37,5 +35,4 @@ export const location: FieldType = {
     }
     return { x, y, address: (input.address as string) ?? '', title: (input.title as string) ?? '' };
   },
-  read: (stored) => stored,
-};
+});

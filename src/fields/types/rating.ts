@@ -1,5 +1,5 @@
 import { AppError } from '../../shared/app-error.js';
-import type { FieldType } from '../field-type.js';
+import { defineFieldType } from '../define-field-type.js';
 import { parseNumber } from '../kinds/number-kind.js';
 import { badFieldValue, show } from '../kinds/value-errors.js';
 
@@ -10,14 +10,12 @@ function maxOf(config: Record<string, unknown>): number {
 }
 
 /** 28 Rating: a whole number from 0 to the field's `max` (1–10, default 5); read as text. */
-export const rating: FieldType = {
+export const rating = defineFieldType({
   code: '28',
   name: 'Rating',
   valueKind: 'number',
   column: 'integer',
   availability: 'ready',
-  canBeRequired: true,
-  indexable: true,
   prepare(draft) {
     const config = { ...draft.config };
     if (config.max !== undefined && config.max !== null) {
@@ -30,7 +28,6 @@ export const rating: FieldType = {
     return { options: [], config };
   },
   write(value, field, ctx) {
-    if (value === null || value === undefined || value === '') return null;
     const number = parseNumber(value);
     const max = maxOf(field.config);
     if (number === undefined || !Number.isInteger(number) || number < 0 || number > max) {
@@ -39,4 +36,4 @@ export const rating: FieldType = {
     return number;
   },
   read: (stored) => (stored === null ? null : String(stored)),
-};
+});

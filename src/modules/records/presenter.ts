@@ -1,6 +1,5 @@
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta, ResolvedReferences } from '../../fields/field-type.js';
-import { fieldTypeOf } from '../../fields/registry.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
 import { emptyReferenceSet, type ReferenceSet } from './value-codec.js';
 
@@ -16,13 +15,13 @@ export type StoredRow = Record<string, unknown> & {
 
 /** The fields a read shows: every value-holding field, or the projection asked for. */
 export function readableFields(schema: WorksheetSchema, projection: FieldMeta[] | null): FieldMeta[] {
-  return (projection ?? schema.fields).filter((f) => fieldTypeOf(f.type).column !== null);
+  return (projection ?? schema.fields).filter((f) => f.fieldType.column !== null);
 }
 
 /** Decodes driver values into stored values (booleans, JSON) once per row. */
 export function decodeRow(dialect: SqlDialect, fields: FieldMeta[], row: Record<string, unknown>): StoredRow {
   for (const field of fields) {
-    const column = fieldTypeOf(field.type).column;
+    const column = field.fieldType.column;
     if (column) row[field.id] = dialect.decode(column, row[field.id]);
   }
   return row as StoredRow;
@@ -38,7 +37,7 @@ export function collectReferences(fields: FieldMeta[], rows: StoredRow[]): Refer
     for (const field of fields) {
       const stored = row[field.id];
       if (stored === null || stored === undefined) continue;
-      const found = fieldTypeOf(field.type).references?.(stored);
+      const found = field.fieldType.references?.(stored);
       if (found) for (const id of found.ids) refs[found.kind].add(id);
     }
   }
@@ -57,9 +56,8 @@ export function presentRecord(fields: FieldMeta[], row: StoredRow, refs: Resolve
   return {
     id: row.id,
     fields: fields.map((field) => {
-      const type = fieldTypeOf(field.type);
       const stored = row[field.id] ?? null;
-      return { id: field.id, value: type.read ? type.read(stored, field, refs) : stored, type: field.type, controlName: field.name };
+      return { id: field.id, value: field.fieldType.read(stored, field, refs), type: field.type, controlName: field.name };
     }),
     _createdBy: user(row._created_by, refs),
     _owner: user(row._owner, refs),

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
+import { EVERY_ROW, type RowPredicate } from '../../query/index.js';
 
 /**
  * SQL over worksheet row tables. Tables and columns are named at run time (one table per
@@ -47,17 +48,19 @@ export async function insertRows(db: Executor, dialect: SqlDialect, table: strin
   }
 }
 
-/** Live rows by id, with all columns or the given ones; one SQL text per (table, columns, count). */
-async function findLiveRows(db: Executor, dialect: SqlDialect, table: string, ids: string[], columns: string[] | null) {
-  const text = cachedSqlText(dialect, `find|${table}|${ids.length}|${columns?.join(',') ?? '*'}`, () => {
-    const query = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
-    return (columns ? query.select(columns) : query.selectAll()).compile().sql;
-  });
-  return (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, ids))).rows;
+/**
+ * Live rows by id that the predicate lets through, with all columns or the given ones. Kysely
+ * builds the statement each time (so its parameters are always in its own order); its SQL text is
+ * the same for every call of one shape, which is what the engine's statement cache keys on.
+ */
+async function findLiveRows(db: Executor, table: string, ids: string[], columns: string[] | null, predicate: RowPredicate) {
+  let query = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  return (await (columns ? query.select(columns) : query.selectAll()).execute()) as Array<Record<string, unknown>>;
 }
 
-export async function findRow(db: Executor, dialect: SqlDialect, table: string, id: string, columns: string[] | null): Promise<Record<string, unknown> | undefined> {
-  return (await findLiveRows(db, dialect, table, [id], columns))[0];
+export async function findRow(db: Executor, table: string, id: string, columns: string[] | null, predicate: RowPredicate): Promise<Record<string, unknown> | undefined> {
+  return (await findLiveRows(db, table, [id], columns, predicate))[0];
 }
 
 /** Updates live rows; returns the ids that were updated. */
@@ -91,32 +94,36 @@ export async function hardDeleteRows(db: Executor, table: string, ids: string[])
 }
 
 /**
- * A page of live rows in the given order; `id` always breaks ties so that pages never overlap.
- * The page's ids are found first from the sort index alone (a deep page skips index entries, not
- * rows), then only those rows are read.
+ * A page of live rows that the predicate lets through, in the given order; `id` always breaks
+ * ties so that pages never overlap. The page's ids are found first (from the sort index alone when
+ * there is no filter: a deep page skips index entries, not rows), then only those rows are read.
  */
 export async function listRows(
   db: Executor,
-  dialect: SqlDialect,
   table: string,
   columns: string[] | null,
+  predicate: RowPredicate,
   sort: SortTerm[],
   limit: number,
   offset: number,
 ): Promise<Array<Record<string, unknown>>> {
-  const order = sort.map((t) => `${t.column} ${t.ascending} ${t.optionOrder?.length ?? ''}`).join(',');
-  const pageSql = cachedSqlText(dialect, `page|${table}|${order}`, () => {
-    let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
-    for (const term of sort) query = query.orderBy(orderExpression(term));
-    const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
-    return query.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).compile().sql;
-  });
-  const parameters = [...sort.flatMap((t) => t.optionOrder ?? []), limit, offset];
-  const page = await db.executeQuery<{ id: string }>(CompiledQuery.raw(pageSql, parameters));
-  if (page.rows.length === 0) return [];
-  const ids = page.rows.map((r) => r.id);
-  const byId = new Map((await findLiveRows(db, dialect, table, ids, columns)).map((r) => [r.id as string, r]));
+  let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  for (const term of sort) query = query.orderBy(orderExpression(term));
+  const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
+  const page = await query.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).execute();
+  if (page.length === 0) return [];
+  const ids = page.map((r) => r.id as string);
+  // The page was already filtered: reading its rows by id needs no predicate again.
+  const byId = new Map((await findLiveRows(db, table, ids, columns, EVERY_ROW)).map((r) => [r.id as string, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is Record<string, unknown> => r !== undefined);
+}
+
+/** How many live rows the predicate lets through. */
+export async function countRows(db: Executor, table: string, predicate: RowPredicate): Promise<number> {
+  let query = rows(db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where('_deleted_at', 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  return Number((await query.executeTakeFirst())?.total ?? 0);
 }
 
 /** Reserves `count` consecutive auto numbers of a field; returns the first. */

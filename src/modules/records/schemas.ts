@@ -55,7 +55,7 @@ export const ListBody = Type.Optional(
     pageIndex: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
     sorts: Type.Optional(Type.Array(Type.Object({ field: Type.String(), isAsc: Type.Optional(LenientBoolean()) }), { maxItems: 10 })),
     fields: Type.Optional(Type.Array(Type.String(), { description: 'Only these fields (ids or aliases)' })),
-    filter: Type.Optional(Type.Unknown({ description: 'Arrives with the filter issue; only an empty filter is accepted now' })),
+    filter: Type.Optional(Type.Unknown({ description: 'A filter tree: {type:"group", logic:"AND"|"OR", children:[…]} of {type:"condition", field, operator, value}; see docs/api.md' })),
     search: Type.Optional(Type.String()),
     viewId: Type.Optional(Type.String()),
     includeTotalCount: Type.Optional(LenientBoolean()),
@@ -80,7 +80,7 @@ export const RecordOut = Type.Object({
 
 export const RecordPage = Type.Object({
   rows: Type.Array(RecordOut),
-  total: Type.Integer(),
+  total: Type.Optional(Type.Integer({ description: 'Left out when includeTotalCount is false' })),
   pageIndex: Type.Integer(),
   pageSize: Type.Integer(),
 });

@@ -2,12 +2,12 @@ import { AppError } from '../../shared/app-error.js';
 import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { FieldMeta } from '../../fields/field-type.js';
-import { fieldTypeOf } from '../../fields/registry.js';
-import { ensureSortIndex, loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
+import { loadSchema, requestSortIndex, type WorksheetSchema } from '../worksheets/index.js';
 import { collectReferences, decodeRow, presentRecord, readableFields } from './presenter.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
+import { compileFilter, EVERY_ROW, type FilterScope } from '../../query/index.js';
 import { adjustRowCount, liveRowCount } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
@@ -22,6 +22,7 @@ export interface ListInput {
   filter?: unknown;
   search?: string;
   viewId?: string;
+  includeTotalCount?: boolean;
 }
 
 /** System columns a list may sort by, under the names clients use for them. */
@@ -38,7 +39,7 @@ const SYSTEM_SORTS: Record<string, string> = {
 function toColumns(ctx: ServiceContext, schema: WorksheetSchema, values: Map<string, unknown>): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   for (const [fieldId, stored] of values) {
-    const column = fieldTypeOf(schema.byKey.get(fieldId)!.type).column!;
+    const column = schema.byKey.get(fieldId)!.fieldType.column!;
     columns[fieldId] = ctx.dialect.encode(column, stored);
   }
   return columns;
@@ -65,20 +66,21 @@ function selectColumns(fields: FieldMeta[], projected: boolean): string[] | null
 }
 
 /**
- * Inserts rows whose values are already encoded: assigns ids, auto numbers and system
- * columns, checks references, and keeps the row count, all in one transaction.
+ * Inserts rows whose values are already encoded: assigns ids, the values types assign on insert
+ * (auto numbers) and system columns, checks references, and keeps the row count, all in one transaction.
  */
 async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet): Promise<string[]> {
   const now = ctx.now();
   const actor = ctx.actor.accountId;
-  const valueFields = schema.fields.filter((f) => fieldTypeOf(f.type).column !== null);
-  const autoNumbered = schema.fields.filter((f) => fieldTypeOf(f.type).assignOnInsert === 'autoNumber');
+  const valueFields = schema.fields.filter((f) => f.fieldType.column !== null);
+  const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
   const ids = encoded.map(() => newRowId());
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
-    for (const field of autoNumbered) {
-      const first = await repository.reserveAutoNumbers(trx, field.id, encoded.length);
-      encoded.forEach((values, i) => values.set(field.id, first + i));
+    const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
+    for (const field of assigned) {
+      const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
+      encoded.forEach((row, i) => row.set(field.id, values[i]));
     }
     const records = encoded.map((values, i) => {
       const record: Record<string, unknown> = {
@@ -120,7 +122,7 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string) {
   const schema = await loadSchema(ctx, worksheetKey);
   const fields = readableFields(schema, null);
-  const row = await repository.findRow(ctx.db, ctx.dialect, schema.table, rowId, null);
+  const row = await repository.findRow(ctx.db, schema.table, rowId, null, EVERY_ROW);
   if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   const [record] = await presentRows(ctx, schema, fields, [row]);
   return record;
@@ -210,38 +212,36 @@ export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, r
   return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
 }
 
-function isBlankFilter(filter: unknown): boolean {
-  if (filter === undefined || filter === null) return true;
-  if (typeof filter !== 'object') return false;
-  const children = (filter as { children?: unknown[] }).children;
-  return Object.keys(filter).length === 0 || (Array.isArray(children) && children.length === 0);
-}
-
-/** The sort terms of a list, each backed by an index (created the first time it is asked for). */
-async function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInput['sorts']): Promise<repository.SortTerm[]> {
+/** The sort terms of a list; the index each wants is asked for (and built in the background) the first time. */
+function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInput['sorts']): repository.SortTerm[] {
   const terms: repository.SortTerm[] = [];
   for (const [i, sort] of (sorts ?? []).entries()) {
     const system = SYSTEM_SORTS[sort.field];
     const field = system ? null : schema.byKey.get(sort.field);
     if (!system && !field) throw AppError.invalidValue(`sorts[${i}].field: no field "${sort.field}" in this worksheet`);
-    if (field && !fieldTypeOf(field.type).indexable) {
-      throw AppError.invalidValue(`sorts[${i}].field: cannot sort by "${field.name}", a ${fieldTypeOf(field.type).name} field`);
+    if (field && !field.fieldType.indexable) {
+      throw AppError.invalidValue(`sorts[${i}].field: cannot sort by "${field.name}", a ${field.fieldType.name} field`);
     }
     const column = system ?? field!.id;
     const ascending = sort.isAsc !== false;
-    if (field && fieldTypeOf(field.type).sortBy === 'optionOrder') {
-      terms.push({ column, ascending, optionOrder: [...field.options].sort((a, b) => a.index - b.index).map((o) => o.key) });
+    // A type that orders by something other than its stored value says how (single choices: option order).
+    const order = field?.fieldType.sortOrder?.(field);
+    if (order) {
+      terms.push({ column, ascending, ...order });
       continue;
     }
-    if (column !== 'id') await ensureSortIndex(ctx, schema, column, field?.id ?? null);
+    if (column !== 'id') requestSortIndex(ctx, schema, column, field?.id ?? null);
     terms.push({ column, ascending });
   }
   return terms;
 }
 
-/** A page of records: `{rows, total, pageIndex, pageSize}`. */
+/**
+ * A page of records: `{rows, total, pageIndex, pageSize}`. The total of an unfiltered list is read
+ * from the kept row counts; a filtered one costs a count, made unless `includeTotalCount` is
+ * explicitly false (then `total` is left out).
+ */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
-  if (!isBlankFilter(input.filter)) throw AppError.invalidParameters('filter: filtered lists are not available yet in this version of Tabularium');
   if (input.search) throw AppError.invalidParameters('search: keyword search is not available yet in this version of Tabularium');
   const schema = await loadSchema(ctx, worksheetKey);
   if (input.viewId) throw AppError.notFound(`viewId: no view "${input.viewId}" in this worksheet`);
@@ -249,11 +249,17 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const pageIndex = input.pageIndex ?? 1;
   const projected = projection(schema, input.fields);
   const fields = readableFields(schema, projected);
-  const sort = await sortTerms(ctx, schema, input.sorts);
+  const predicate = compileFilter(filterScope(ctx, schema), input.filter);
+  const sort = sortTerms(ctx, schema, input.sorts);
+  const countTotal = input.includeTotalCount !== false;
   const [raw, total] = await Promise.all([
-    repository.listRows(ctx.db, ctx.dialect, schema.table, selectColumns(fields, projected !== null), sort, pageSize, (pageIndex - 1) * pageSize),
-    liveRowCount(ctx.db, ctx.dialect, schema.id),
+    repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
+    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx.db, schema.table, predicate),
   ]);
-  return { rows: await presentRows(ctx, schema, fields, raw), total, pageIndex, pageSize };
+  return { rows: await presentRows(ctx, schema, fields, raw), ...(total === undefined ? {} : { total }), pageIndex, pageSize };
 }
 
+/** What a filter of this request is compiled in. */
+function filterScope(ctx: ServiceContext, schema: WorksheetSchema): FilterScope {
+  return { schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId };
+}

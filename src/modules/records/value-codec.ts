@@ -1,7 +1,6 @@
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { FieldMeta, ReferenceKind } from '../../fields/field-type.js';
-import { fieldTypeOf } from '../../fields/registry.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
 
 /** One `{id, value}` item of a write body. */
@@ -25,11 +24,6 @@ function requiredFields(schema: WorksheetSchema): FieldMeta[] {
   let required = requiredBySchema.get(schema);
   if (!required) requiredBySchema.set(schema, (required = schema.fields.filter((f) => f.required)));
   return required;
-}
-
-function isEmptyValue(field: FieldMeta, stored: unknown): boolean {
-  const type = fieldTypeOf(field.type);
-  return type.isEmpty ? type.isEmpty(stored) : stored === null;
 }
 
 /**
@@ -61,7 +55,7 @@ export function encodeValues(
     const field = schema.byKey.get(item.id);
     if (!field) throw AppError.invalidValue(`${where}fields[${index}].id: no field "${item.id}" in this worksheet`);
     if (values.has(field.id)) throw AppError.invalidValue(`${where}fields[${index}].id: field "${field.name}" is given twice`);
-    const type = fieldTypeOf(field.type);
+    const type = field.fieldType;
     if (!type.write) throw AppError.invalidValue(`${where}fields[${index}]: field "${field.name}" (${type.name}) cannot be written`);
     cell.index = index;
     cell.name = field.name;
@@ -75,7 +69,7 @@ export function encodeValues(
   for (const field of requiredFields(schema)) {
     if (mode === 'update' && !values.has(field.id)) continue;
     const stored = values.has(field.id) ? values.get(field.id) : null;
-    if (isEmptyValue(field, stored)) {
+    if (field.fieldType.isEmpty(stored)) {
       throw new AppError(ErrorCode.RequiredFieldEmpty, 400, `${where}field "${field.name}" (${field.alias || field.id}) is required and cannot be empty`);
     }
   }

@@ -1,7 +1,7 @@
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { FieldMeta, FieldType } from '../../fields/field-type.js';
-import { fieldTypeOf, resolveFieldType } from '../../fields/registry.js';
+import { resolveFieldType } from '../../fields/registry.js';
 
 /** A field definition as clients write it (worksheet creation, addFields, editFields). */
 export interface FieldDefinitionInput {
@@ -91,6 +91,7 @@ export function defineField(input: FieldDefinitionInput, where: string, workshee
     options: prepared.options,
     config: prepared.config,
     description: input.description ?? input.desc ?? input.remark ?? '',
+    fieldType: type,
   };
   checkFlags(type, field, where);
   return field;
@@ -99,8 +100,8 @@ export function defineField(input: FieldDefinitionInput, where: string, workshee
 /** An existing field with the sent properties changed; the others stay. */
 export function editField(previous: FieldMeta, input: FieldDefinitionInput, where: string): FieldMeta {
   const name = input.name === undefined ? previous.name : checkName(input.name, where);
-  const type = input.type === undefined ? fieldTypeOf(previous.type) : resolveFieldType(input.type, `${where}.type`);
-  const before = fieldTypeOf(previous.type);
+  const before = previous.fieldType;
+  const type = input.type === undefined ? before : resolveFieldType(input.type, `${where}.type`);
   if (type.code !== before.code && (type.column !== before.column || type.valueKind !== before.valueKind)) {
     throw AppError.invalidValue(
       `${where}.type: a ${before.name} field cannot become ${type.name} (stored values would not fit); add a new field instead`,
@@ -118,6 +119,7 @@ export function editField(previous: FieldMeta, input: FieldDefinitionInput, wher
     options: prepared.options,
     config: prepared.config,
     description: input.description ?? input.desc ?? input.remark ?? previous.description,
+    fieldType: type,
   };
   checkFlags(type, field, where);
   return field;

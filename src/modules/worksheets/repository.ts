@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
 import type { FieldMeta } from '../../fields/field-type.js';
+import { fieldTypeOf } from '../../fields/registry.js';
 import { rowTableName, type WorksheetSchema } from './worksheet-schema.js';
 
 type WorksheetRow = Selectable<MetaSchema['worksheets']>;
@@ -22,9 +23,11 @@ export function fieldFromRow(row: FieldRow): FieldMeta {
     options: JSON.parse(row.options),
     config: JSON.parse(row.config),
     description: row.description,
+    fieldType: fieldTypeOf(row.type),
   };
 }
 
+/** The stored columns of a field, named one by one: `fieldType` and anything else in memory stay out. */
 function fieldToRow(field: FieldMeta, createdAt: number): FieldRow {
   return {
     id: field.id,

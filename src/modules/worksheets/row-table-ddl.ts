@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta } from '../../fields/field-type.js';
-import { fieldTypeOf } from '../../fields/registry.js';
 import { rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema.js';
 
 /**
@@ -11,7 +10,7 @@ import { rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema
  */
 
 function columnSql(dialect: SqlDialect, field: FieldMeta) {
-  const column = fieldTypeOf(field.type).column;
+  const column = field.fieldType.column;
   return column ? sql`${sql.id(field.id)} ${sql.raw(dialect.columnType(column))}` : null;
 }
 
@@ -46,7 +45,7 @@ export async function addColumn(db: Executor, dialect: SqlDialect, worksheetId: 
 export async function dropColumn(db: Executor, worksheetId: string, field: FieldMeta): Promise<void> {
   await dropUniqueIndex(db, worksheetId, field.id);
   await sql`DROP INDEX IF EXISTS ${sql.id(sortIndexName(worksheetId, field.id))}`.execute(db);
-  if (fieldTypeOf(field.type).column) {
+  if (field.fieldType.column) {
     await sql`ALTER TABLE ${sql.table(rowTableName(worksheetId))} DROP COLUMN ${sql.id(field.id)}`.execute(db);
   }
 }
@@ -63,11 +62,12 @@ export async function dropUniqueIndex(db: Executor, worksheetId: string, column:
 /**
  * The index a sort on `column` uses; `id` breaks ties so that pages are stable. It also holds
  * `_deleted_at`, so that finding a deep page reads the index alone (a covering scan), never the rows
- * it skips.
+ * it skips. Built outside any transaction by the index builder, concurrently where the engine can.
  */
 export async function createSortIndex(db: Executor, dialect: SqlDialect, worksheetId: string, column: string): Promise<void> {
   const nulls = sql.raw(dialect.indexNullsFirst);
-  await sql`CREATE INDEX IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id, _deleted_at)`.execute(db);
+  const concurrently = sql.raw(dialect.concurrentIndexBuild ? ' CONCURRENTLY' : '');
+  await sql`CREATE INDEX${concurrently} IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id, _deleted_at)`.execute(db);
   const analyze = dialect.analyzeTableSql(rowTableName(worksheetId));
   if (analyze) await sql.raw(analyze).execute(db);
 }

@@ -5,7 +5,6 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { FieldMeta } from '../../fields/field-type.js';
-import { fieldTypeOf } from '../../fields/registry.js';
 import { ItemType, placeItem, renameItem, resolveSection } from '../navigation/index.js';
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
@@ -56,7 +55,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
   const now = ctx.now();
   let fields = (input.fields ?? []).map((f, i) => defineField(f, `fields[${i}]`, id, i + 1));
   if (!fields.some((f) => f.isTitle)) {
-    const candidate = fields.find((f) => fieldTypeOf(f.type).canBeTitle);
+    const candidate = fields.find((f) => f.fieldType.canBeTitle);
     if (candidate) candidate.isTitle = true;
     else fields = [defaultTitleField(id), ...fields];
   }
@@ -222,10 +221,18 @@ export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, app
   }
 }
 
-/** Records that a sort index now exists for a field column (the records module asks for it). */
-export async function ensureSortIndex(ctx: ServiceContext, schema: WorksheetSchema, column: string, fieldId: string | null): Promise<void> {
+/**
+ * Asks for the sort index of a column unless it is known to exist. Never runs DDL itself: the read
+ * that asks is served without the index, and the index builder makes it in the background.
+ */
+export function requestSortIndex(ctx: ServiceContext, schema: WorksheetSchema, column: string, fieldId: string | null): void {
   if (schema.ensuredIndexes.has(column)) return;
-  await ddl.createSortIndex(ctx.db, ctx.dialect, schema.id, column);
-  if (fieldId) await repository.markIndexed(ctx.db, fieldId);
-  schema.ensuredIndexes.add(column);
+  ctx.indexes.request({ worksheetId: schema.id, column, fieldId });
+}
+
+/** Drops a worksheet's cached schema (under its id and its alias), e.g. after an index was built. */
+export function forgetCachedSchema(cache: ServiceContext['schemas'], worksheetId: string): void {
+  const cached = cache.get(worksheetId) as WorksheetSchema | undefined;
+  cache.delete(worksheetId);
+  if (cached?.alias) cache.delete(aliasKey(cached.appId, cached.alias));
 }

@@ -1,0 +1,67 @@
+import type { LogicalColumnType } from '../db/dialect/sql-dialect.js';
+import type { FieldMeta, FieldType } from '../fields/field-type.js';
+import type { ConditionKind, QueryField } from './conditions/condition-kind.js';
+import { multipleChoiceConditions, singleChoiceConditions } from './conditions/choices.js';
+import { dateConditions, dateTimeConditions, timeConditions } from './conditions/dates.js';
+import { numberConditions } from './conditions/number.js';
+import { checkboxConditions, noConditions, presenceConditions } from './conditions/presence.js';
+import { referenceConditions, singleIdConditions } from './conditions/references.js';
+import { textConditions } from './conditions/text.js';
+
+/** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
+const CONDITIONS_BY_KIND: Record<FieldType['valueKind'], (column: LogicalColumnType | null) => ConditionKind> = {
+  text: () => textConditions,
+  number: () => numberConditions,
+  boolean: () => checkboxConditions,
+  date: () => dateConditions,
+  datetime: () => dateTimeConditions,
+  time: () => timeConditions,
+  choices: (column) => (column === 'json' ? multipleChoiceConditions : singleChoiceConditions),
+  reference: () => referenceConditions,
+  json: () => presenceConditions,
+  none: () => noConditions,
+};
+
+/** The conditions a worksheet field takes, as its type declares them. */
+export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
+  const type = field.fieldType;
+  if (!type.column) return null;
+  return { key, name: field.name, column: field.id, columnType: type.column, meta: field, kind: CONDITIONS_BY_KIND[type.valueKind](type.column) };
+}
+
+interface SystemColumn {
+  name: string;
+  column: string;
+  columnType: LogicalColumnType;
+  kind: ConditionKind;
+}
+
+const RECORD_ID: SystemColumn = { name: 'record id', column: 'id', columnType: 'text', kind: singleIdConditions };
+const CREATED_AT: SystemColumn = { name: 'created at', column: '_created_at', columnType: 'timestamp', kind: dateTimeConditions };
+const UPDATED_AT: SystemColumn = { name: 'updated at', column: '_updated_at', columnType: 'timestamp', kind: dateTimeConditions };
+const CREATED_BY: SystemColumn = { name: 'created by', column: '_created_by', columnType: 'text', kind: singleIdConditions };
+const UPDATED_BY: SystemColumn = { name: 'updated by', column: '_updated_by', columnType: 'text', kind: singleIdConditions };
+const OWNER: SystemColumn = { name: 'owner', column: '_owner', columnType: 'text', kind: singleIdConditions };
+
+/** System fields under their V3 names and the V2 names clients still send. */
+const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
+  ['rowid', RECORD_ID],
+  ['rowId', RECORD_ID],
+  ['id', RECORD_ID],
+  ['_createdAt', CREATED_AT],
+  ['ctime', CREATED_AT],
+  ['_updatedAt', UPDATED_AT],
+  ['utime', UPDATED_AT],
+  ['_createdBy', CREATED_BY],
+  ['caid', CREATED_BY],
+  ['_updatedBy', UPDATED_BY],
+  ['uaid', UPDATED_BY],
+  ['_owner', OWNER],
+  ['ownerid', OWNER],
+]);
+
+/** A system field by any of its names, or undefined. */
+export function systemQuery(key: string): QueryField | undefined {
+  const system = SYSTEM_COLUMNS.get(key);
+  return system && { key, meta: null, ...system };
+}
