@@ -2,3 +2,4 @@
 export { compileFilter, type FilterScope } from './compile-filter.js';
 export { EVERY_ROW, bothOf, type RowPredicate } from './row-predicate.js';
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
+export { compileSearch } from './search.js';

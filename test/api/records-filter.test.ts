@@ -194,6 +194,39 @@ describeApi(
       });
     });
 
+    describe('search matches every word in any text or option text, any case', () => {
+      const SEARCHES: Array<[string, string, string[]]> = [
+        ['one word in a text field', 'hello', ['Alpha', 'Beta']],
+        ['two words must both match', 'HELLO world', ['Alpha']],
+        ['non-ASCII letters fold alike', 'ärger', ['Gamma', 'Zeta']],
+        ['a single choice by its option text', 'paid', ['Beta', 'Zeta']],
+        ['a multiple choice by its option text', 'blu', ['Gamma', 'epsilon 50%']],
+        ['the title', 'alpha', ['Alpha']],
+        ['% is literal', '50%', ['epsilon 50%']],
+        ['numbers are not searched', '-5', []],
+        ['blank means no search', '   ', ALL],
+        ['nothing matches', 'no-such-word', []],
+      ];
+      it.each(SEARCHES)('%s', async (_what, search, titles) => {
+        const response = await list(undefined, { search });
+        expect(response.body.error_msg).toBe('');
+        expect(response.body.data.rows.map(titleOf)).toEqual(titles);
+        expect(response.body.data.total).toBe(titles.length);
+      });
+
+      it('combines with a filter', async () => {
+        const response = await list(and(cond('amount', 'gt', 15)), { search: 'hello' });
+        expect(response.body.data.rows.map(titleOf)).toEqual(['Beta']);
+      });
+
+      it('refuses more than 20 words', async () => {
+        const response = await list(undefined, { search: Array.from({ length: 21 }, (_, i) => `w${i}`).join(' ') });
+        expect(response.status).toBe(400);
+        expect(response.body.error_code).toBe(10002);
+        expect(response.body.error_msg).toContain('search: at most 20 words');
+      });
+    });
+
     it('pages a filtered list, and counts only when the total is wanted', async () => {
       const filter = and(cond('amount', 'isnotempty'));
       const first = await list(filter, { pageSize: 2, pageIndex: 1 });

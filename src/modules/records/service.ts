@@ -7,7 +7,7 @@ import { loadSchema, requestSortIndex, type WorksheetSchema } from '../worksheet
 import { collectReferences, decodeRow, presentRecord, readableFields } from './presenter.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
-import { compileFilter, EVERY_ROW, type FilterScope } from '../../query/index.js';
+import { bothOf, compileFilter, compileSearch, EVERY_ROW, type FilterScope } from '../../query/index.js';
 import { adjustRowCount, liveRowCount } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
@@ -242,14 +242,16 @@ function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInpu
  * explicitly false (then `total` is left out).
  */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
-  if (input.search) throw AppError.invalidParameters('search: keyword search is not available yet in this version of Tabularium');
   const schema = await loadSchema(ctx, worksheetKey);
   if (input.viewId) throw AppError.notFound(`viewId: no view "${input.viewId}" in this worksheet`);
   const pageSize = input.pageSize ?? 50;
   const pageIndex = input.pageIndex ?? 1;
   const projected = projection(schema, input.fields);
   const fields = readableFields(schema, projected);
-  const predicate = compileFilter(filterScope(ctx, schema), input.filter);
+  const scope = filterScope(ctx, schema);
+  const filter = compileFilter(scope, input.filter);
+  const search = compileSearch(scope, input.search);
+  const predicate = search ? bothOf(filter, search) : filter;
   const sort = sortTerms(ctx, schema, input.sorts);
   const countTotal = input.includeTotalCount !== false;
   const [raw, total] = await Promise.all([

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/app-error.js';
 import { anyOf, allOf, isNotNull, isNull, operandList, orEmpty, type ConditionInput, type ConditionKind } from './condition-kind.js';
 
 /** A pattern for LIKE that matches `text` literally: %, _ and the escape character itself are escaped. */
-function literalPattern(text: string): string {
+export function literalPattern(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
