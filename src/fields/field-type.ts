@@ -99,6 +99,12 @@ export interface FieldType {
   /** The storage column; null for layout types that hold no value. */
   column: LogicalColumnType | null;
   /**
+   * The filter operators, when they are not those of the value kind: `presence` (only isempty /
+   * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
+   * `belongsto` a province or city).
+   */
+  filterKind?: 'presence' | 'region';
+  /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.
    */

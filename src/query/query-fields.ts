@@ -6,6 +6,7 @@ import { dateConditions, dateTimeConditions, timeConditions } from './conditions
 import { numberConditions } from './conditions/number.js';
 import { checkboxConditions, noConditions, presenceConditions } from './conditions/presence.js';
 import { referenceConditions, singleIdConditions } from './conditions/references.js';
+import { regionConditions } from './conditions/regions.js';
 import { textConditions } from './conditions/text.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
@@ -22,11 +23,18 @@ const CONDITIONS_BY_KIND: Record<FieldType['valueKind'], (column: LogicalColumnT
   none: () => noConditions,
 };
 
+/** Types whose operators are not their value kind's say so with `filterKind`. */
+const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, ConditionKind> = {
+  presence: presenceConditions,
+  region: regionConditions,
+};
+
 /** The conditions a worksheet field takes, as its type declares them. */
 export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   const type = field.fieldType;
   if (!type.column) return null;
-  return { key, name: field.name, column: field.id, columnType: type.column, meta: field, kind: CONDITIONS_BY_KIND[type.valueKind](type.column) };
+  const kind = type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
+  return { key, name: field.name, column: field.id, columnType: type.column, meta: field, kind };
 }
 
 interface SystemColumn {

@@ -23,15 +23,17 @@ const FIELDS = [
   { name: 'Notes', alias: 'notes', type: '2' },
   { name: 'Place', alias: 'place', type: '40' },
   { name: 'Section', alias: 'section', type: '22' },
+  { name: 'Area', alias: 'area', type: '24' },
+  { name: 'Memo', alias: 'memo', type: '41' },
 ];
 
 type Values = Record<string, unknown>;
 const OWNER = '$owner';
 
 const RECORDS: Values[] = [
-  { title: 'Alpha', amount: 10, status: 'Open', tags: ['red'], due: '2026-03-14', at: '2026-03-14T08:00:00Z', clock: '09:00', done: true, who: [OWNER], notes: 'Hello World', place: { x: 121.5, y: 31.2 } },
-  { title: 'Beta', amount: 20, status: 'Paid', tags: ['red', 'green'], due: '2026-03-13', at: '2026-03-13T23:59:00Z', clock: '12:30', done: false, notes: 'hello there' },
-  { title: 'Gamma', amount: 30, status: 'Void', tags: ['blue'], due: '2026-03-20', at: '2026-03-10T00:00:00Z', clock: '18:45', who: [OWNER], notes: 'Ärger im Büro' },
+  { title: 'Alpha', amount: 10, status: 'Open', tags: ['red'], due: '2026-03-14', at: '2026-03-14T08:00:00Z', clock: '09:00', done: true, who: [OWNER], notes: 'Hello World', place: { x: 121.5, y: 31.2 }, area: '310101', memo: '<p>signed</p>' },
+  { title: 'Beta', amount: 20, status: 'Paid', tags: ['red', 'green'], due: '2026-03-13', at: '2026-03-13T23:59:00Z', clock: '12:30', done: false, notes: 'hello there', area: '310115' },
+  { title: 'Gamma', amount: 30, status: 'Void', tags: ['blue'], due: '2026-03-20', at: '2026-03-10T00:00:00Z', clock: '18:45', who: [OWNER], notes: 'Ärger im Büro', area: '110101' },
   { title: 'Delta' },
   { title: 'epsilon 50%', amount: 50, status: 'Open', tags: ['green', 'blue'], due: '2026-02-28', at: '2026-02-01T12:00:00Z', clock: '23:59:30', done: true, notes: '100% sure_thing' },
   { title: 'Zeta', amount: -5, status: 'Paid', tags: [], due: '2025-12-31', at: '2025-12-31T23:00:00Z', notes: 'ÄRGER' },
@@ -111,6 +113,12 @@ const CASES: Array<[string, unknown, string[]]> = [
   ['member ne', and(cond('who', 'ne', [OWNER])), ['Beta', 'Delta', 'Zeta', 'epsilon 50%']],
   ['member isempty', and(cond('who', 'isempty')), ['Beta', 'Delta', 'Zeta', 'epsilon 50%']],
   ['location isnotempty', and(cond('place', 'isnotempty')), ['Alpha']],
+  ['region eq compares codes exactly', and(cond('area', 'eq', '310101')), ['Alpha']],
+  ['region in', and(cond('area', 'in', ['110101', 310115])), ['Beta', 'Gamma']],
+  ['region belongsto a province', and(cond('area', 'belongsto', '310000')), ['Alpha', 'Beta']],
+  ['region belongsto a city', and(cond('area', 'belongsto', '110100')), ['Gamma']],
+  ['region notbelongsto includes empty values', and(cond('area', 'notbelongsto', '310000')), ['Delta', 'Gamma', 'Zeta', 'epsilon 50%']],
+  ['rich text isnotempty', and(cond('memo', 'isnotempty')), ['Alpha']],
   ['rowid in', and(cond('rowid', 'in', ['$A', '$C'])), ['Alpha', 'Gamma']],
   ['id ne', and(cond('id', 'ne', '$A')), without('Alpha')],
   ['_createdBy eq user-self (the API user for an app key)', and(cond('_createdBy', 'eq', 'user-self')), ALL],
@@ -139,6 +147,9 @@ const ERRORS: Array<[string, unknown, number, string]> = [
   ['an unknown logic', { type: 'group', logic: 'XOR', children: [] }, 10002, 'filter.logic: must be "AND" or "OR"'],
   ['a condition without a field', and({ type: 'condition', operator: 'eq', value: 1 }), 10001, 'filter.children[0].field is required'],
   ['a field that holds no value', and(cond('section', 'isempty')), 10002, 'holds no value'],
+  ['text matching on a region', and(cond('area', 'contains', '31')), 10002, 'operator contains is not allowed on Region'],
+  ['text matching on rich text', and(cond('memo', 'contains', 'p')), 10002, 'operator contains is not allowed on RichText; use isempty, isnotempty'],
+  ['a region code that is none', and(cond('area', 'eq', 'Shanghai')), 10002, 'expected region codes'],
   ['a filter that is not an object', 'amount > 5', 10001, 'filter: expected a group'],
 ];
 

@@ -1,6 +1,6 @@
 import { PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
-import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
+import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   text: 'TEXT',
@@ -9,6 +9,15 @@ const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   boolean: 'BOOLEAN',
   timestamp: 'BIGINT',
   json: 'JSONB',
+};
+
+/** to_char patterns of the date buckets; IYYY/IW are the ISO week-numbering year and week. */
+const BUCKET_FORMATS: Record<DateGranularity, string> = {
+  day: 'YYYY-MM-DD',
+  week: 'IYYY-"W"IW',
+  month: 'YYYY-MM',
+  quarter: 'YYYY-"Q"Q',
+  year: 'YYYY',
 };
 
 // BIGINT holds epoch milliseconds and counters, all far below 2^53: read them as numbers.
@@ -50,6 +59,10 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     foldCase: (text) => sql<string>`lower(${text})`,
     jsonArrayContainsAny: (column, values) => sql<SqlBool>`(${column} ?| ${values}::text[])`,
     jsonArrayContainsAll: (column, values) => sql<SqlBool>`(${column} ?& ${values}::text[])`,
+    dateBucket(value, granularity, storedAs, timeZone) {
+      const local = storedAs === 'day-text' ? sql`CAST(${value} AS date)` : sql`(to_timestamp(${value} / 1000.0) AT TIME ZONE ${timeZone})`;
+      return sql<string>`to_char(${local}, ${sql.lit(BUCKET_FORMATS[granularity])})`;
+    },
     classifyError(error): DriverFailure {
       const err = error as { code?: string; constraint?: string; detail?: string };
       if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };

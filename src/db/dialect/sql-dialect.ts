@@ -3,6 +3,12 @@ import type { Dialect, Expression, RawBuilder, SqlBool } from 'kysely';
 /** The storage kinds a field type can ask for; each engine maps them to its own column type. */
 export type LogicalColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json';
 
+/** The periods a pivot groups dates by. */
+export type DateGranularity = 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+/** How a date column holds its value: `YYYY-MM-DD` text (Date) or epoch milliseconds (DateTime). */
+export type StoredDate = 'day-text' | 'epoch-ms';
+
 /** What a driver error meant, when it meant something we report to the client. */
 export type DriverFailure = { kind: 'unique'; target: string } | { kind: 'other' };
 
@@ -60,4 +66,11 @@ export interface SqlDialect {
   jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds every one of `values` (strings). */
   jsonArrayContainsAll(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
+  /**
+   * The period a date column's value falls in, as text: `2026-03-14` (day), `2026-W11` (ISO week,
+   * Monday first), `2026-03` (month), `2026-Q1` (quarter), `2026` (year); NULL when the value is.
+   * Epoch milliseconds are placed in `timeZone` (an IANA zone), exactly on both engines.
+   * @example dialect.dateBucket(sql.ref('f_due'), 'month', 'day-text', 'UTC') // '2026-03-14' → '2026-03'
+   */
+  dateBucket(value: Expression<unknown>, granularity: DateGranularity, storedAs: StoredDate, timeZone: string): RawBuilder<string>;
 }

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { sql, SqliteDialect, type SqlBool } from 'kysely';
-import type { DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
+import { sql, SqliteDialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect, StoredDate } from './sql-dialect.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   text: 'TEXT',
@@ -54,6 +54,38 @@ function foldText(text: string): string {
   return folded;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (`YYYY-MM-DD`) of epoch milliseconds in an IANA zone, daylight saving included. */
+function localDay(millis: unknown, timeZone: unknown): string | null {
+  if (typeof millis !== 'number' || typeof timeZone !== 'string') return null;
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(millis).map((part) => [part.type, part.value]));
+  return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`;
+}
+
+/**
+ * Date buckets from a `YYYY-MM-DD` day. SQLite knows the ISO week (%G-W%V) since 3.46; the
+ * quarter is (month + 2) / 3 in integer arithmetic.
+ */
+function dayBucket(value: Expression<unknown>, granularity: DateGranularity, storedAs: StoredDate, timeZone: string): RawBuilder<string> {
+  const utc = timeZone === 'UTC' || timeZone === 'Etc/UTC';
+  const day =
+    storedAs === 'day-text' ? sql`${value}` : utc ? sql`date(${value} / 1000.0, 'unixepoch')` : sql`tab_local_day(${value}, ${timeZone})`;
+  const buckets: Record<DateGranularity, () => RawBuilder<string>> = {
+    day: () => sql<string>`${day}`,
+    week: () => sql<string>`strftime('%G-W%V', ${day})`,
+    month: () => sql<string>`substr(${day}, 1, 7)`,
+    quarter: () => sql<string>`(substr(${day}, 1, 4) || '-Q' || ((CAST(substr(${day}, 6, 2) AS INTEGER) + 2) / 3))`,
+    year: () => sql<string>`substr(${day}, 1, 4)`,
+  };
+  return buckets[granularity]();
+}
+
 /**
  * The embedded engine: one SQLite file in WAL mode.
  * @example createSqliteDialect('./data/tabularium.db')
@@ -69,6 +101,8 @@ export function createSqliteDialect(file: string): SqlDialect {
   // SQLite's lower() folds ASCII only; PostgreSQL's folds Unicode. One JavaScript fold, code point by
   // code point (no context rules such as a final sigma), makes filters match alike on both engines.
   database.function('tab_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text));
+  // SQLite has no time zone rules: the day of an instant in a zone other than UTC is computed here (pivot date buckets).
+  database.function('tab_local_day', { deterministic: true }, localDay);
   return {
     label: `SQLite (${file})`,
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
@@ -96,6 +130,7 @@ export function createSqliteDialect(file: string): SqlDialect {
       sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)}))`,
     jsonArrayContainsAll: (column, values) =>
       sql<SqlBool>`(SELECT COUNT(DISTINCT json_each.value) FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)})) = ${sql.lit(new Set(values).size)}`,
+    dateBucket: dayBucket,
     classifyError(error): DriverFailure {
       const err = error as { code?: string; message?: string };
       if (err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

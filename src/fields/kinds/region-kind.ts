@@ -12,6 +12,7 @@ export function regionKind(spec: { code: string; name: string }): FieldType {
     name: spec.name,
     valueKind: 'text',
     column: 'text',
+    filterKind: 'region',
     availability: 'ready',
     write(value, _field, ctx) {
       const code = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;

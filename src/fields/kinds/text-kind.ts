@@ -13,6 +13,7 @@ export function textKind(spec: {
   name: string;
   canBeTitle?: boolean;
   check?: (text: string) => string | null;
+  filterKind?: FieldType['filterKind'];
 }): FieldType {
   return defineFieldType({
     code: spec.code,
@@ -21,6 +22,7 @@ export function textKind(spec: {
     column: 'text',
     availability: 'ready',
     canBeTitle: spec.canBeTitle,
+    filterKind: spec.filterKind,
     write(value, _field, ctx) {
       let text: string;
       if (typeof value === 'string') text = value;

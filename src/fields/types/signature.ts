@@ -4,5 +4,6 @@ import { textKind } from '../kinds/text-kind.js';
 export const signature = textKind({
   code: '42',
   name: 'Signature',
+  filterKind: 'presence',
   check: (t) => (/^(https?:\/\/\S+|data:image\/[a-z+.-]+;base64,[A-Za-z0-9+/=\s]+)$/.test(t) ? null : 'expected an http(s) URL or a data:image/…;base64 URL'),
 });

@@ -5,6 +5,8 @@ import { responses } from '../../shared/wire-schemas.js';
 import { serviceContext } from '../../plugins/service-context.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
+import * as pivotSchemas from './pivot-schemas.js';
+import { pivotRecords } from './pivot-service.js';
 
 const tags = ['Records'];
 
@@ -14,6 +16,12 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { access: 'read' },
     schema: { tags, summary: 'List records: paged, sorted, projected', params: schemas.WorksheetParams, body: schemas.ListBody, response: responses(schemas.RecordPage) },
     handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {})),
+  });
+
+  app.post('/app/worksheets/:worksheet_id/rows/pivot', {
+    config: { access: 'read' },
+    schema: { tags, summary: 'Pivot records: group by fields and date periods, aggregate values', params: schemas.WorksheetParams, body: pivotSchemas.PivotBody, response: responses(pivotSchemas.PivotResult) },
+    handler: async (request) => ok(await pivotRecords(serviceContext(request), request.params.worksheet_id, request.body)),
   });
 
   app.post('/app/worksheets/:worksheet_id/rows/batch', {
