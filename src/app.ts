@@ -63,7 +63,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.addHook('onClose', () => indexes.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { profile: config.apiProfile });
   await app.register(notFoundPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(requestGuardPlugin);

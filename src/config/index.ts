@@ -1,3 +1,5 @@
+import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
+
 /**
  * The one typed configuration object. `process.env` is read here and nowhere else;
  * an invalid setting stops the process with a message that names it.
@@ -7,6 +9,11 @@ export interface Config {
   host: string;
   /** `sqlite:./data/tabularium.db` (embedded) or `postgres://…` (server mode). */
   databaseUrl: string;
+  /**
+   * The wire profile: `spec` (the specification's shapes and statuses) or `public` (the public
+   * service's: flat records, type names, business errors with HTTP 200, `HAP` headers).
+   */
+  apiProfile: ApiProfile;
   /** Prefix of the custom auth headers: `{prefix}-Appkey`, `{prefix}-Sign`, `{prefix}-Appid`. */
   headerPrefix: string;
   /** The address clients reach this server at (used in links); defaults to http://HOST:PORT. */
@@ -92,7 +99,11 @@ function publicUrl(env: Env, host: string, port: number): string {
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = text(env, 'HOST', '127.0.0.1');
-  const headerPrefix = text(env, 'HEADER_PREFIX', 'SVC');
+  const apiProfile = text(env, 'API_PROFILE', 'spec').toLowerCase();
+  if (!(API_PROFILES as readonly string[]).includes(apiProfile)) {
+    throw new ConfigError('API_PROFILE', `must be one of ${API_PROFILES.join(', ')}, got "${apiProfile}"`);
+  }
+  const headerPrefix = text(env, 'HEADER_PREFIX', defaultHeaderPrefix(apiProfile as ApiProfile));
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(headerPrefix)) {
     throw new ConfigError('HEADER_PREFIX', `must be letters and digits, starting with a letter, got "${headerPrefix}"`);
   }
@@ -108,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: databaseUrl(env),
+    apiProfile: apiProfile as ApiProfile,
     headerPrefix,
     publicUrl: publicUrl(env, host, port),
     logLevel: logLevel as Config['logLevel'],

@@ -1,4 +1,5 @@
 import type { Executor } from './connection.js';
+import type { SqlDialect } from './dialect/sql-dialect.js';
 
 /**
  * Runs `work` in one transaction; when `db` already is one, joins it. A batch either applies
@@ -8,4 +9,23 @@ import type { Executor } from './connection.js';
 export async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
   return db.transaction().execute(work);
+}
+
+/** How often a transaction the engine picked to give way is run again. */
+const RETRIES = 3;
+
+/**
+ * Runs a transaction again when the engine aborted it to break a deadlock. A structure change can
+ * meet a background CREATE INDEX CONCURRENTLY on the same table: each waits for the other, and
+ * PostgreSQL aborts one. Run again, the change is newer than the build, which then no longer waits
+ * for it. Only for work that is safe to repeat whole (it is: the aborted transaction wrote nothing).
+ */
+export async function inRetriedTransaction<T>(db: Executor, dialect: SqlDialect, work: (trx: Executor) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, work);
+    } catch (error) {
+      if (attempt >= RETRIES || db.isTransaction || dialect.classifyError(error).kind !== 'retry') throw error;
+    }
+  }
 }

@@ -104,12 +104,57 @@ const ALL_TYPES: readonly FieldType[] = [
   time,
 ];
 
+/**
+ * Other names clients send for a type, mapped to its code (the table in docs/api.md). Only names real
+ * clients use: the short forms of scripts and tools (`Phone`, `Money`, `MultiSelect`, `File`), the
+ * workflow parameter types (`Radio`, `Member`), and the front end's control names (`MOBILE_PHONE`,
+ * `FLAT_MENU`, `USER_PICKER`, `RELATE_SHEET`…). Names are compared without case, `_`, `-` or spaces,
+ * so `MULTI_SELECT`, `multi-select` and `MultiSelect` are one. Public names are never aliases: the
+ * front end's `RELATION` (DynamicLink) is not taken, since `Relation` is type 29.
+ */
+const TYPE_ALIASES: Record<string, string> = {
+  Phone: '3', MobilePhone: '3',
+  Landline: '4', Telephone: '4',
+  Cred: '7',
+  Money: '8',
+  FlatMenu: '9', Radio: '9',
+  MultiSelect: '10',
+  File: '14',
+  AreaProvince: '19', AreaCity: '23', AreaCounty: '24', Area: '24',
+  Link: '21',
+  SplitLine: '22',
+  MoneyCn: '25',
+  Member: '26', UserPicker: '26',
+  Score: '28',
+  RelateSheet: '29',
+  SheetField: '30',
+  FormulaNumber: '31',
+  AutoId: '33',
+  SubList: '34',
+  Cascader: '35',
+  Switch: '36',
+  Subtotal: '37',
+  FormulaDate: '38',
+  FormulaFunc: '53',
+};
+
+/** How names are compared: without case, `_`, `-` or white space. */
+function nameKey(name: string): string {
+  return name.replace(/[\s_-]+/g, '').toLowerCase();
+}
+
 const byCode = new Map<string, FieldType>();
 const byName = new Map<string, FieldType>();
 for (const type of ALL_TYPES) {
   if (byCode.has(type.code)) throw new Error(`field type code ${type.code} registered twice`);
   byCode.set(type.code, type);
-  if (!byName.has(type.name.toLowerCase())) byName.set(type.name.toLowerCase(), type);
+  if (!byName.has(nameKey(type.name))) byName.set(nameKey(type.name), type);
+}
+for (const [alias, code] of Object.entries(TYPE_ALIASES)) {
+  const type = byCode.get(code);
+  if (!type) throw new Error(`type alias ${alias} names unknown code ${code}`);
+  if (byName.has(nameKey(alias))) throw new Error(`type alias ${alias} is already a name`);
+  byName.set(nameKey(alias), type);
 }
 
 /** Every registered type, in registration order. */
@@ -124,13 +169,20 @@ export function fieldTypeOf(code: string): FieldType {
   return type;
 }
 
+/** The names accepted for each type besides its public name, for docs and tests. */
+export function typeAliases(): Readonly<Record<string, string>> {
+  return TYPE_ALIASES;
+}
+
 /**
- * The type a client names, by code (`"2"`, `2`) or public name (`"Text"`, any case).
+ * The type a client names, by code (`"2"`, `2`), public name (`"Text"`, any case) or a common
+ * alias (`"Phone"`, `"MULTI_SELECT"`).
  * @example resolveFieldType('Dropdown', 'addFields[0].type').code === '11'
+ * @example resolveFieldType('Money', 'fields[2].type').name === 'Currency'
  */
 export function resolveFieldType(input: unknown, where: string): FieldType {
   const key = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : '';
-  const type = byCode.get(key) ?? byName.get(key.toLowerCase());
+  const type = byCode.get(key) ?? (key === '' ? undefined : byName.get(nameKey(key)));
   if (!type) throw AppError.invalidValue(`${where}: unknown field type ${JSON.stringify(input)}`);
   return type;
 }

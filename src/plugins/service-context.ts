@@ -27,6 +27,7 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     dialect: app.database.dialect,
     now: app.clock,
     timeZone: app.config.timeZone,
+    profile: app.config.apiProfile,
     log: request.log,
     schemas: app.schemaCache,
     indexes: app.indexes,

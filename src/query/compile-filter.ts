@@ -30,8 +30,7 @@ function resolveField(scope: FilterScope, condition: FilterCondition): QueryFiel
   return system;
 }
 
-function compileCondition(scope: FilterScope, condition: FilterCondition): Expression<SqlBool> {
-  const field = resolveField(scope, condition);
+function compileCondition(scope: FilterScope, condition: FilterCondition, field: QueryField): Expression<SqlBool> {
   const label = `${condition.path} "${field.name}"`;
   if (!KNOWN_OPERATORS.has(condition.operator)) {
     throw AppError.invalidValue(`${label}: unknown operator ${JSON.stringify(condition.operator.slice(0, 30))}; operators are ${OPERATORS.join(', ')}`);
@@ -56,9 +55,34 @@ function compileCondition(scope: FilterScope, condition: FilterCondition): Expre
   });
 }
 
-function compileNode(scope: FilterScope, node: FilterNode): Expression<SqlBool> | null {
-  if (node.kind === 'condition') return compileCondition(scope, node);
-  const parts = node.children.map((child) => compileNode(scope, child)).filter((part): part is Expression<SqlBool> => part !== null);
+/**
+ * Columns an index could serve, from the conditions every row must meet (those reached through AND
+ * groups only): equality (eq, in) and range (gt, ge, lt, le, between) on plainly stored columns.
+ */
+export interface IndexableColumns {
+  equality: string[];
+  range: string[];
+}
+
+const EQUALITY = new Set(['eq', 'in']);
+const RANGE = new Set(['gt', 'ge', 'lt', 'le', 'between']);
+
+function noteIndexable(field: QueryField, operator: string, columns: IndexableColumns): void {
+  // The record id is the primary key: no other index is needed to find rows by it.
+  if (!field.kind.plainColumn || field.column === 'id') return;
+  const list = EQUALITY.has(operator) ? columns.equality : RANGE.has(operator) ? columns.range : null;
+  if (list && !list.includes(field.column)) list.push(field.column);
+}
+
+function compileNode(scope: FilterScope, node: FilterNode, indexable: IndexableColumns | null): Expression<SqlBool> | null {
+  if (node.kind === 'condition') {
+    const field = resolveField(scope, node);
+    const compiled = compileCondition(scope, node, field);
+    if (indexable) noteIndexable(field, node.operator, indexable);
+    return compiled;
+  }
+  const inner = node.logic === 'and' ? indexable : null;
+  const parts = node.children.map((child) => compileNode(scope, child, inner)).filter((part): part is Expression<SqlBool> => part !== null);
   // A group without conditions holds for every row, so it adds nothing to its parent.
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0];
@@ -72,7 +96,31 @@ function compileNode(scope: FilterScope, node: FilterNode): Expression<SqlBool> 
  * @example compileFilter(scope, { type: 'group', logic: 'AND', children: [{ type: 'condition', field: 'qty', operator: 'gt', value: 5 }] })
  */
 export function compileFilter(scope: FilterScope, filter: unknown, path = 'filter'): RowPredicate {
+  return planFilter(scope, filter, path).predicate;
+}
+
+/** The predicate of a filter, and the columns an index could serve it by. */
+export function planFilter(scope: FilterScope, filter: unknown, path = 'filter'): { predicate: RowPredicate; indexable: IndexableColumns } {
   const tree = parseFilter(filter, path);
-  const expression = tree ? compileNode(scope, tree) : null;
-  return expression ? predicateOf(expression) : EVERY_ROW;
+  const indexable: IndexableColumns = { equality: [], range: [] };
+  const expression = tree ? compileNode(scope, tree, indexable) : null;
+  return { predicate: expression ? predicateOf(expression) : EVERY_ROW, indexable };
+}
+
+/** Most columns of an index chosen from a list's filter and sort. */
+const MAX_INDEX_COLUMNS = 4;
+
+/**
+ * The index that would serve a list best, or an empty list: the filter's equality columns, then the
+ * first sort column (so rows come out in order and the page stops early), or without a sort the
+ * first range column. Columns the sort orders by something else than their value (option order)
+ * cannot use an index: then only the equality columns.
+ * @example indexFor({ equality: [status], range: [qty] }, price) // → [status, price]
+ */
+export function indexFor(indexable: IndexableColumns, sortColumn: string | null): string[] {
+  const columns = indexable.equality.slice(0, MAX_INDEX_COLUMNS - 1);
+  // Sorting by the record id needs no index column: every read index ends with it.
+  const last = (sortColumn === 'id' ? null : sortColumn) ?? indexable.range[0];
+  if (last && !columns.includes(last)) columns.push(last);
+  return columns;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
 import type { Actor } from './actor.js';
+import type { ApiProfile } from './api-profile.js';
 import type { SchemaCache } from './schema-cache.js';
 
 /**
@@ -16,9 +17,11 @@ export interface ServiceContext {
   /** Epoch milliseconds now; a test may fix it. */
   now: () => number;
   timeZone: string;
+  /** The wire profile (`API_PROFILE`): which shape reads answer in. */
+  profile: ApiProfile;
   log: FastifyBaseLogger;
   /** Parsed worksheet schemas of this app instance. */
   schemas: SchemaCache<unknown>;
   /** Where reads ask for the indexes they would like; built in the background, never by the read. */
-  indexes: { request(index: { worksheetId: string; column: string; fieldId: string | null }): void };
+  indexes: { request(index: { worksheetId: string; columns: string[] }): void; settle(worksheetId: string): Promise<void> };
 }

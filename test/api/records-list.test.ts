@@ -147,9 +147,9 @@ describeApi('records: list', (ctx) => {
     const response = await list({ sorts: [{ field: 'score', isAsc: true }] });
     expect(response.body.error_msg).toBe('');
     await ctx.app.indexes.idle();
-    const field = await ctx.database.db.selectFrom('fields').select('indexed').where('id', '=', sheet.field.score).executeTakeFirstOrThrow();
-    expect(field.indexed).toBe(1);
     const indexName = `ix_${sheet.id}_${sheet.field.score}`;
+    const worksheet = await ctx.call<{ indexes: Array<{ name: string; fields: string[]; unique: boolean }> }>('GET', `/v3/app/worksheets/${sheet.id}`);
+    expect(worksheet.body.data.indexes).toContainEqual({ name: indexName, fields: [sheet.field.score], unique: false });
     const catalog =
       ctx.engine === 'sqlite'
         ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = ${indexName}`

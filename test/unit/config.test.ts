@@ -97,6 +97,7 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['PUBLIC_URL', 'ftp://x'],
     ['PUBLIC_URL', 'not a url'],
     ['REDIS_URL', 'http://x'],
+    ['API_PROFILE', 'hap'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -115,5 +116,21 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
 
   it('names the range a port must be in', () => {
     expect(configErrorFor({ PORT: '70000' }).message).toContain('between 0 and 65535');
+  });
+});
+
+describe('API_PROFILE', () => {
+  it('is spec by default, with the SVC header prefix', () => {
+    expect(loadConfig({})).toMatchObject({ apiProfile: 'spec', headerPrefix: 'SVC' });
+  });
+
+  it('public switches the header prefix to HAP unless HEADER_PREFIX is set', () => {
+    expect(loadConfig({ API_PROFILE: 'public' })).toMatchObject({ apiProfile: 'public', headerPrefix: 'HAP' });
+    expect(loadConfig({ API_PROFILE: 'Public', HEADER_PREFIX: 'SVC' })).toMatchObject({ apiProfile: 'public', headerPrefix: 'SVC' });
+    expect(loadConfig({ API_PROFILE: 'spec', HEADER_PREFIX: 'HAP' })).toMatchObject({ apiProfile: 'spec', headerPrefix: 'HAP' });
+  });
+
+  it('names the allowed values when refused', () => {
+    expect(configErrorFor({ API_PROFILE: 'hap' }).message).toBe('Invalid configuration: API_PROFILE must be one of spec, public, got "hap"');
   });
 });

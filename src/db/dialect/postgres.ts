@@ -66,6 +66,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     classifyError(error): DriverFailure {
       const err = error as { code?: string; constraint?: string; detail?: string };
       if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };
+      if (err?.code === '40P01' || err?.code === '40001') return { kind: 'retry' };
       return { kind: 'other' };
     },
   };

@@ -10,7 +10,11 @@ export type DateGranularity = 'day' | 'week' | 'month' | 'quarter' | 'year';
 export type StoredDate = 'day-text' | 'epoch-ms';
 
 /** What a driver error meant, when it meant something we report to the client. */
-export type DriverFailure = { kind: 'unique'; target: string } | { kind: 'other' };
+export type DriverFailure =
+  | { kind: 'unique'; target: string }
+  /** The engine chose this transaction as the one to give way (deadlock, serialization): run it again. */
+  | { kind: 'retry' }
+  | { kind: 'other' };
 
 /**
  * Everything in which the two engines differ. Code outside `db/` asks this interface;

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../shared/app-error.js';
 import { newGuid, newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
@@ -78,7 +78,8 @@ export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promi
 
 /** Deletes the application with every worksheet (and its rows), page, section and key. */
 export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
+  // Retried when PostgreSQL aborts it to break a deadlock with a background index build.
+  await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
     await repository.deleteApp(trx, ctx.actor.appId);
   });

@@ -51,8 +51,8 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/app/worksheets/:worksheet_id/rows/:row_id', {
     config: { access: 'read' },
-    schema: { tags, summary: 'Get a record', params: schemas.RowParams, response: responses(schemas.RecordOut) },
-    handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id)),
+    schema: { tags, summary: 'Get a record', params: schemas.RowParams, querystring: schemas.RowQuery, response: responses(schemas.RecordItem) },
+    handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.query)),
   });
 
   app.patch('/app/worksheets/:worksheet_id/rows/:row_id', {

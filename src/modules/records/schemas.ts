@@ -58,15 +58,22 @@ export const ListBody = Type.Optional(
     filter: Type.Optional(Type.Unknown({ description: 'A filter tree: {type:"group", logic:"AND"|"OR", children:[…]} of {type:"condition", field, operator, value}; see docs/api.md' })),
     search: Type.Optional(Type.String()),
     viewId: Type.Optional(Type.String()),
-    includeTotalCount: Type.Optional(LenientBoolean()),
-    includeSystemFields: Type.Optional(LenientBoolean()),
-    useFieldIdAsKey: Type.Optional(LenientBoolean()),
-    tableView: Type.Optional(LenientBoolean()),
-    responseFormat: Type.Optional(Type.Literal('json')),
+    includeTotalCount: Type.Optional(LenientBoolean({ description: 'false leaves total out (and saves its count); given otherwise' })),
+    includeSystemFields: Type.Optional(LenientBoolean({ description: 'Flat rows: add _createdBy, _owner, _updatedBy, _createdAt, _updatedAt (spec rows always have them)' })),
+    useFieldIdAsKey: Type.Optional(LenientBoolean({ description: 'Given (true or false): flat rows keyed by field id (true) or alias (false)' })),
+    tableView: Type.Optional(LenientBoolean({ description: 'Accepted; without views every list is in table format' })),
+    responseFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')], { description: 'md: rows is one text table' })),
   }),
 );
 
+/** The query of `GET …/rows/{row_id}`: the same shape switches as the list. */
+export const RowQuery = Type.Object({
+  includeSystemFields: Type.Optional(LenientBoolean({ description: 'Flat rows: add the five _ system keys' })),
+  useFieldIdAsKey: Type.Optional(LenientBoolean({ description: 'Given (true or false): a flat row keyed by field id (true) or alias (false)' })),
+});
+
 const User = Type.Object({ accountId: Type.String(), fullname: Type.String() });
+const FlatUser = Type.Object({ accountId: Type.String(), fullname: Type.String(), avatar: Type.String(), status: Type.Integer() });
 
 export const RecordOut = Type.Object({
   id: Type.String(),
@@ -78,8 +85,38 @@ export const RecordOut = Type.Object({
   _updatedAt: Type.String(),
 });
 
+/** A flat record: `id`, `rowId`, one key per field (alias or field id), system keys when asked for. */
+export const FlatRecordOut = Type.Object(
+  {
+    id: Type.String(),
+    rowId: Type.String({ description: 'The record id again, as the public service gives it' }),
+    _createdBy: Type.Optional(FlatUser),
+    _owner: Type.Optional(FlatUser),
+    _updatedBy: Type.Optional(FlatUser),
+    _createdAt: Type.Optional(Type.String()),
+    _updatedAt: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true, description: 'One more key per field: its alias (or field id), holding its value' },
+);
+
+/**
+ * A record in either shape. Chosen by `if`/`then`/`else` on `rowId`, which only flat rows have:
+ * the serializer checks that one key instead of validating every row against both shapes.
+ */
+export const RecordItem = Type.Unsafe<Record<string, unknown>>({
+  description: 'Spec shape {id, fields:[…], _createdBy, …}; flat shape {id, rowId, <alias>: value, …} with useFieldIdAsKey or API_PROFILE=public',
+  if: { type: 'object', required: ['rowId'] },
+  then: FlatRecordOut,
+  else: RecordOut,
+});
+
 export const RecordPage = Type.Object({
-  rows: Type.Array(RecordOut),
+  rows: Type.Unsafe<string | Array<Record<string, unknown>>>({
+    description: 'The records; with responseFormat md, one text table',
+    if: { type: 'string' },
+    then: { type: 'string' },
+    else: Type.Array(RecordItem),
+  }),
   total: Type.Optional(Type.Integer({ description: 'Left out when includeTotalCount is false' })),
   pageIndex: Type.Integer(),
   pageSize: Type.Integer(),

@@ -3,11 +3,13 @@ import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
-import { loadSchema, requestSortIndex, type WorksheetSchema } from '../worksheets/index.js';
-import { collectReferences, decodeRow, presentRecord, readableFields } from './presenter.js';
+import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
+import { collectReferences, decodeRow, readableFields } from './presenter.js';
+import { recordsMarkdown } from './record-markdown.js';
+import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
-import { bothOf, compileFilter, compileSearch, EVERY_ROW, type FilterScope } from '../../query/index.js';
+import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, type FilterScope } from '../../query/index.js';
 import { adjustRowCount, liveRowCount } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
@@ -23,6 +25,14 @@ export interface ListInput {
   search?: string;
   viewId?: string;
   includeTotalCount?: boolean;
+  /** Flat rows only: add the five `_` system keys (spec rows always have them). */
+  includeSystemFields?: boolean;
+  /** Present (true or false): flat rows, keyed by field id (true) or alias (false). */
+  useFieldIdAsKey?: boolean;
+  /** Accepted; without views every list is already in table format. */
+  tableView?: boolean;
+  /** `md`: `rows` is one text table instead of an array. */
+  responseFormat?: 'json' | 'md';
 }
 
 /** System columns a list may sort by, under the names clients use for them. */
@@ -45,19 +55,23 @@ function toColumns(ctx: ServiceContext, schema: WorksheetSchema, values: Map<str
   return columns;
 }
 
-async function presentRows(ctx: ServiceContext, schema: WorksheetSchema, fields: FieldMeta[], raw: Array<Record<string, unknown>>) {
+async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
   const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
   const refs = await resolveReferences(ctx.db, collectReferences(fields, rows));
-  return rows.map((row) => presentRecord(fields, row, refs));
+  const present = rowPresenter(shape, fields);
+  return rows.map((row) => present(row, refs));
 }
 
+/** The fields a list projects to; blank entries (`[""]`, as in the public examples) are skipped. */
 function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldMeta[] | null {
-  if (!keys || keys.length === 0) return null;
-  return keys.map((key, i) => {
+  const projected: FieldMeta[] = [];
+  for (const [i, key] of (keys ?? []).entries()) {
+    if (key.trim() === '') continue;
     const field = schema.byKey.get(key);
     if (!field) throw AppError.invalidValue(`fields[${i}]: no field "${key}" in this worksheet`);
-    return field;
-  });
+    projected.push(field);
+  }
+  return projected.length === 0 ? null : projected;
 }
 
 function selectColumns(fields: FieldMeta[], projected: boolean): string[] | null {
@@ -119,12 +133,12 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
   return { rowIds: await insertEncoded(ctx, schema, encoded, refs) };
 }
 
-export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string) {
+export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
   const schema = await loadSchema(ctx, worksheetKey);
   const fields = readableFields(schema, null);
   const row = await repository.findRow(ctx.db, schema.table, rowId, null, EVERY_ROW);
   if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
-  const [record] = await presentRows(ctx, schema, fields, [row]);
+  const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
   return record;
 }
 
@@ -212,10 +226,11 @@ export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, r
   return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
 }
 
-/** The sort terms of a list; the index each wants is asked for (and built in the background) the first time. */
-function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInput['sorts']): repository.SortTerm[] {
+/** The sort terms of a list, checked. */
+function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts']): repository.SortTerm[] {
   const terms: repository.SortTerm[] = [];
   for (const [i, sort] of (sorts ?? []).entries()) {
+    if (sort.field.trim() === '') continue; // a blank placeholder, as in the public examples
     const system = SYSTEM_SORTS[sort.field];
     const field = system ? null : schema.byKey.get(sort.field);
     if (!system && !field) throw AppError.invalidValue(`sorts[${i}].field: no field "${sort.field}" in this worksheet`);
@@ -230,7 +245,6 @@ function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInpu
       terms.push({ column, ascending, ...order });
       continue;
     }
-    if (column !== 'id') requestSortIndex(ctx, schema, column, field?.id ?? null);
     terms.push({ column, ascending });
   }
   return terms;
@@ -239,7 +253,8 @@ function sortTerms(ctx: ServiceContext, schema: WorksheetSchema, sorts: ListInpu
 /**
  * A page of records: `{rows, total, pageIndex, pageSize}`. The total of an unfiltered list is read
  * from the kept row counts; a filtered one costs a count, made unless `includeTotalCount` is
- * explicitly false (then `total` is left out).
+ * explicitly false (then `total` is left out). Rows are in the shape `row-shape.ts` decides, or one
+ * text table with `responseFormat: "md"`.
  */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
   const schema = await loadSchema(ctx, worksheetKey);
@@ -249,16 +264,25 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const projected = projection(schema, input.fields);
   const fields = readableFields(schema, projected);
   const scope = filterScope(ctx, schema);
-  const filter = compileFilter(scope, input.filter);
+  const { predicate: filter, indexable } = planFilter(scope, input.filter);
   const search = compileSearch(scope, input.search);
   const predicate = search ? bothOf(filter, search) : filter;
-  const sort = sortTerms(ctx, schema, input.sorts);
+  const sort = sortTerms(schema, input.sorts);
+  // The index that would serve this list is asked for; it is built in the background, never here.
+  const leading = sort[0] && !sort[0].optionOrder ? sort[0].column : null;
+  requestReadIndex(ctx, schema, indexFor(indexable, leading));
   const countTotal = input.includeTotalCount !== false;
   const [raw, total] = await Promise.all([
     repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
     !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx.db, schema.table, predicate),
   ]);
-  return { rows: await presentRows(ctx, schema, fields, raw), ...(total === undefined ? {} : { total }), pageIndex, pageSize };
+  const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
+  if (input.responseFormat === 'md') {
+    const systemFields = input.includeSystemFields === true;
+    const rows = await presentRows(ctx, fields, raw, { kind: 'flat', keyByFieldId: true, systemFields });
+    return { rows: recordsMarkdown(fields, rows, systemFields), ...page };
+  }
+  return { rows: await presentRows(ctx, fields, raw, rowShapeFor(ctx.profile, input)), ...page };
 }
 
 /** What a filter of this request is compiled in. */

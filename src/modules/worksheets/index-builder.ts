@@ -1,15 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
-import { createSortIndex } from './row-table-ddl.js';
+import { createReadIndex, dropReadIndex } from './row-table-ddl.js';
 import * as repository from './repository.js';
+import { readIndexKey, readIndexName } from './worksheet-schema.js';
 
-/** A sort index a read would have liked: on `column` of the worksheet's row table. */
+/** A read index a list would have liked: on these columns of the worksheet's row table, in order. */
 export interface IndexRequest {
   worksheetId: string;
-  column: string;
-  /** The field the column belongs to, flagged `indexed` once the index exists; null for system columns. */
-  fieldId: string | null;
+  columns: string[];
 }
 
 /**
@@ -17,16 +16,18 @@ export interface IndexRequest {
  * and is served without the index (a scan and a sort) until the index exists. One build runs at a
  * time per process, on PostgreSQL with CREATE INDEX CONCURRENTLY (writers are not blocked), and
  * `IF NOT EXISTS` on both engines, so several processes asking for the same index, or a request
- * repeated after a restart, cost nothing more. When an index is built the worksheet's cached schema
- * is dropped (`onBuilt`), so the next read sees the field flagged `indexed`.
+ * repeated after a restart, cost nothing more. A built index is recorded in `row_indexes` and the
+ * worksheet's cached schema is dropped (`onBuilt`), so the next read knows it exists.
  *
- * @example builder.request({ worksheetId, column: fieldId, fieldId }); await builder.idle();
+ * @example builder.request({ worksheetId, columns: [statusId, priceId] }); await builder.idle();
  */
 export class IndexBuilder {
   private readonly pending = new Map<string, IndexRequest>();
   /** Columns built (or found built) by this process, so that they are not asked for again. */
   private readonly built = new Set<string>();
   private running: Promise<void> | null = null;
+  /** The worksheet whose index is being built right now. */
+  private building: string | null = null;
   private closed = false;
 
   constructor(
@@ -38,7 +39,7 @@ export class IndexBuilder {
 
   /** Asks for an index; returns at once. */
   request(index: IndexRequest): void {
-    const key = `${index.worksheetId}/${index.column}`;
+    const key = `${index.worksheetId}/${readIndexKey(index.columns)}`;
     if (this.closed || this.built.has(key) || this.pending.has(key)) return;
     this.pending.set(key, index);
     this.running ??= this.drain().finally(() => {
@@ -49,6 +50,17 @@ export class IndexBuilder {
   /** Resolves when every index asked for so far has been built (or failed and was logged). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /**
+   * Resolves when no build for this worksheet is pending or running in this process. A structure
+   * change waits for it first: on PostgreSQL a DROP COLUMN and a CREATE INDEX CONCURRENTLY on the
+   * same table wait for each other until the deadlock detector aborts one (after a second). Other
+   * processes' builds are met by retrying the change (`inRetriedTransaction`).
+   */
+  async settle(worksheetId: string): Promise<void> {
+    const busy = () => this.building === worksheetId || [...this.pending.values()].some((index) => index.worksheetId === worksheetId);
+    while (this.running && busy()) await this.running;
   }
 
   /** Stops taking requests and waits for the build in progress. */
@@ -63,15 +75,22 @@ export class IndexBuilder {
     await new Promise((resolve) => setImmediate(resolve));
     for (const [key, index] of this.pending) {
       this.pending.delete(key);
+      const name = readIndexName(index.worksheetId, index.columns);
+      this.building = index.worksheetId;
       try {
-        await createSortIndex(this.db, this.dialect, index.worksheetId, index.column);
-        if (index.fieldId) await repository.markIndexed(this.db, index.fieldId);
+        await createReadIndex(this.db, this.dialect, index.worksheetId, index.columns);
+        await repository.insertReadIndex(this.db, { name, worksheetId: index.worksheetId, columns: index.columns, createdAt: Date.now() });
         this.built.add(key);
         this.onBuilt(index.worksheetId);
       } catch (error) {
-        // A worksheet deleted meanwhile, or a concurrent build by another process: the read path
-        // works without the index, and a later read asks again.
-        this.log.warn({ err: error, worksheetId: index.worksheetId, column: index.column }, 'building a sort index failed');
+        // A worksheet or column removed meanwhile, or a build PostgreSQL gave up to break a deadlock
+        // with a structure change: the read path works without the index, and a later read asks
+        // again. A failed concurrent build leaves an invalid index behind, which would make
+        // IF NOT EXISTS skip it for good: drop it.
+        this.log.warn({ err: error, worksheetId: index.worksheetId, columns: index.columns }, 'building a read index failed');
+        await dropReadIndex(this.db, name).catch(() => undefined);
+      } finally {
+        this.building = null;
       }
     }
   }

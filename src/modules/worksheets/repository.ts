@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { fieldTypeOf } from '../../fields/registry.js';
-import { rowTableName, type WorksheetSchema } from './worksheet-schema.js';
+import { readIndexKey, rowTableName, type WorksheetSchema } from './worksheet-schema.js';
 
 type WorksheetRow = Selectable<MetaSchema['worksheets']>;
 type FieldRow = Selectable<MetaSchema['fields']>;
@@ -47,7 +47,7 @@ function fieldToRow(field: FieldMeta, createdAt: number): FieldRow {
   };
 }
 
-export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[]): WorksheetSchema {
+export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[], readIndexColumns: string[][]): WorksheetSchema {
   const fields = fieldRows.map(fieldFromRow).sort((a, b) => a.position - b.position);
   const byKey = new Map<string, FieldMeta>();
   for (const field of fields) {
@@ -63,7 +63,7 @@ export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[]): Wor
     table: rowTableName(worksheet.id),
     fields,
     byKey,
-    ensuredIndexes: new Set(fields.filter((f) => f.indexed).map((f) => f.id)),
+    readIndexes: new Set(readIndexColumns.map(readIndexKey)),
   };
 }
 
@@ -97,6 +97,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('auto_number_counters').where('field_id', 'in', db.selectFrom('fields').select('id').where('worksheet_id', '=', id)).execute();
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }
@@ -117,8 +118,23 @@ export async function deleteFields(db: Executor, ids: string[]): Promise<void> {
   await db.deleteFrom('fields').where('id', 'in', ids).execute();
 }
 
-export async function markIndexed(db: Executor, fieldId: string): Promise<void> {
-  await db.updateTable('fields').set({ indexed: 1 }).where('id', '=', fieldId).execute();
+/** The columns of every read index of a worksheet, in order. */
+export async function loadReadIndexes(db: Executor, worksheetId: string): Promise<Array<{ name: string; columns: string[] }>> {
+  const rows = await db.selectFrom('row_indexes').select(['name', 'columns']).where('worksheet_id', '=', worksheetId).orderBy('created_at').orderBy('name').execute();
+  return rows.map((r) => ({ name: r.name, columns: JSON.parse(r.columns) as string[] }));
+}
+
+/** Records a built read index; a second process recording the same one changes nothing. */
+export async function insertReadIndex(db: Executor, row: { name: string; worksheetId: string; columns: string[]; createdAt: number }): Promise<void> {
+  await db
+    .insertInto('row_indexes')
+    .values({ name: row.name, worksheet_id: row.worksheetId, columns: JSON.stringify(row.columns), created_at: row.createdAt })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
+export async function deleteReadIndexes(db: Executor, names: string[]): Promise<void> {
+  if (names.length > 0) await db.deleteFrom('row_indexes').where('name', 'in', names).execute();
 }
 
 export async function worksheetIdsOfApp(db: Executor, appId: string): Promise<string[]> {

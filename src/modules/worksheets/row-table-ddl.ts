@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta } from '../../fields/field-type.js';
-import { rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema.js';
+import { readIndexName, rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema.js';
 
 /**
  * The DDL of worksheet row tables. It always runs inside the transaction that changes the
@@ -60,14 +60,21 @@ export async function dropUniqueIndex(db: Executor, worksheetId: string, column:
 }
 
 /**
- * The index a sort on `column` uses; `id` breaks ties so that pages are stable. It also holds
- * `_deleted_at`, so that finding a deep page reads the index alone (a covering scan), never the rows
- * it skips. Built outside any transaction by the index builder, concurrently where the engine can.
+ * A read index: the filter's equality columns and then the sort (or range) column, with `id` to
+ * break ties so that pages are stable, and `_deleted_at`, so that finding a deep page of an unfiltered
+ * sort reads the index alone (a covering scan), never the rows it skips. Built outside any
+ * transaction by the index builder, concurrently where the engine can.
  */
-export async function createSortIndex(db: Executor, dialect: SqlDialect, worksheetId: string, column: string): Promise<void> {
+export async function createReadIndex(db: Executor, dialect: SqlDialect, worksheetId: string, columns: readonly string[]): Promise<void> {
   const nulls = sql.raw(dialect.indexNullsFirst);
   const concurrently = sql.raw(dialect.concurrentIndexBuild ? ' CONCURRENTLY' : '');
-  await sql`CREATE INDEX${concurrently} IF NOT EXISTS ${sql.id(sortIndexName(worksheetId, column))} ON ${sql.table(rowTableName(worksheetId))} (${sql.id(column)}${nulls}, id, _deleted_at)`.execute(db);
-  const analyze = dialect.analyzeTableSql(rowTableName(worksheetId));
+  const keyColumns = columns.map((column) => sql`${sql.id(column)}${nulls}`);
+  const table = rowTableName(worksheetId);
+  await sql`CREATE INDEX${concurrently} IF NOT EXISTS ${sql.id(readIndexName(worksheetId, columns))} ON ${sql.table(table)} (${sql.join(keyColumns)}, id, _deleted_at)`.execute(db);
+  const analyze = dialect.analyzeTableSql(table);
   if (analyze) await sql.raw(analyze).execute(db);
+}
+
+export async function dropReadIndex(db: Executor, name: string): Promise<void> {
+  await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(db);
 }

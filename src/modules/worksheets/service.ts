@@ -1,16 +1,17 @@
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { newObjectId } from '../../shared/ids.js';
+import type { ApiProfile } from '../../shared/api-profile.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { ItemType, placeItem, renameItem, resolveSection } from '../navigation/index.js';
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
-import type { WorksheetSchema } from './worksheet-schema.js';
+import { readIndexKey, uniqueIndexName, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
   name: string;
@@ -92,7 +93,8 @@ export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Pro
   if (worksheet.app_id !== ctx.actor.appId) {
     throw new AppError(ErrorCode.WorksheetNotInApp, 404, `worksheet "${worksheetKey}" is not in this application`);
   }
-  const schema = repository.buildSchema(worksheet, await repository.loadFields(ctx.db, worksheet.id));
+  const [fieldRows, readIndexes] = await Promise.all([repository.loadFields(ctx.db, worksheet.id), repository.loadReadIndexes(ctx.db, worksheet.id)]);
+  const schema = repository.buildSchema(worksheet, fieldRows, readIndexes.map((i) => i.columns));
   ctx.schemas.set(worksheet.id, schema);
   if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema);
   return schema;
@@ -112,21 +114,33 @@ export async function listWorksheets(ctx: ServiceContext, ids: string[] | undefi
   return repository.listWorksheets(ctx.db, ctx.actor.appId, ids);
 }
 
-/** A field as the worksheet schema shows it. */
-export function presentField(field: FieldMeta) {
+/**
+ * A field as the worksheet schema shows it. The spec profile gives `type` as the code (`"2"`); the
+ * public profile as the public name (`"Text"`), with `dataSource`, `desc` and `isDeleted` on every
+ * option, as the public service does.
+ */
+export function presentField(field: FieldMeta, profile: ApiProfile = 'spec') {
   const settings: Record<string, unknown> = {};
   for (const key of ['precision', 'subType', 'max'] as const) if (field.config[key] !== undefined) settings[key] = field.config[key];
+  const publicProfile = profile === 'public';
   return {
     id: field.id,
     name: field.name,
     alias: field.alias,
-    type: field.type,
+    type: publicProfile ? field.fieldType.name : field.type,
     required: field.required,
     isTitle: field.isTitle,
     isUnique: field.isUnique,
-    options: field.options.map((o) => ({ key: o.key, value: o.value, index: o.index, ...(o.isDeleted ? { isDeleted: true } : {}), ...(o.color ? { color: o.color } : {}) })),
+    options: field.options.map((o) => ({
+      key: o.key,
+      value: o.value,
+      index: o.index,
+      ...(o.isDeleted || publicProfile ? { isDeleted: o.isDeleted === true } : {}),
+      ...(o.color ? { color: o.color } : {}),
+    })),
     config: field.config,
     description: field.description,
+    ...(publicProfile ? { desc: field.description, dataSource: typeof field.config.dataSource === 'string' ? field.config.dataSource : '' } : {}),
     ...settings,
   };
 }
@@ -138,9 +152,24 @@ export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
     name: schema.name,
     alias: schema.alias,
     remark: schema.remark,
-    fields: schema.fields.map(presentField),
+    fields: schema.fields.map((field) => presentField(field, ctx.profile)),
     views: [] as Array<{ id: string; name: string; type: number }>,
+    indexes: await listIndexes(ctx, schema),
   };
+}
+
+/** System columns under the names clients filter and sort by. */
+const SYSTEM_COLUMN_NAMES: Record<string, string> = { id: 'rowid', _created_at: '_createdAt', _updated_at: '_updatedAt', _created_by: '_createdBy', _updated_by: '_updatedBy', _owner: '_owner' };
+
+/** The indexes of a worksheet's rows: unique fields, and the read indexes its lists asked for. */
+async function listIndexes(ctx: ServiceContext, schema: WorksheetSchema) {
+  const unique = schema.fields.filter((f) => f.isUnique).map((f) => ({ name: uniqueIndexName(schema.id, f.id), fields: [f.id], unique: true }));
+  const read = (await repository.loadReadIndexes(ctx.db, schema.id)).map((index) => ({
+    name: index.name,
+    fields: index.columns.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column),
+    unique: false,
+  }));
+  return [...unique, ...read];
 }
 
 function findField(schema: WorksheetSchema, fields: FieldMeta[], key: unknown, where: string): FieldMeta {
@@ -181,13 +210,17 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   const addedIds = new Set(added.map((f) => f.id));
   const settledAdded = fields.filter((f) => addedIds.has(f.id));
 
-  await inTransaction(ctx.db, async (trx) => {
+  await ctx.indexes.settle(schema.id);
+  await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     const changes: Parameters<typeof repository.updateWorksheet>[2] = { updated_at: now };
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
     if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
     if (input.remark !== undefined) changes.remark = input.remark;
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
+    const covering = (await repository.loadReadIndexes(trx, schema.id)).filter((index) => index.columns.some((column) => removedIds.has(column)));
+    for (const index of covering) await ddl.dropReadIndex(trx, index.name);
+    await repository.deleteReadIndexes(trx, covering.map((index) => index.name));
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
     await repository.deleteFields(trx, [...removedIds]);
     for (const field of fields) {
@@ -206,7 +239,8 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
 /** Deletes a worksheet, its fields and all its rows (the table is dropped). */
 export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
-  await inTransaction(ctx.db, async (trx) => {
+  await ctx.indexes.settle(schema.id);
+  await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     await repository.deleteWorksheetRow(trx, schema.id);
     await ddl.dropRowTable(trx, schema.id);
   }).finally(() => forget(ctx, schema));
@@ -221,13 +255,17 @@ export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, app
   }
 }
 
+/** Read indexes a worksheet may get from what its lists ask for; each one slows its writes a little. */
+export const MAX_READ_INDEXES = 16;
+
 /**
- * Asks for the sort index of a column unless it is known to exist. Never runs DDL itself: the read
- * that asks is served without the index, and the index builder makes it in the background.
+ * Asks for a read index on these columns unless it is known to exist (or the worksheet has as many
+ * as it may get). Never runs DDL itself: the read that asks is served without the index, and the
+ * index builder makes it in the background.
  */
-export function requestSortIndex(ctx: ServiceContext, schema: WorksheetSchema, column: string, fieldId: string | null): void {
-  if (schema.ensuredIndexes.has(column)) return;
-  ctx.indexes.request({ worksheetId: schema.id, column, fieldId });
+export function requestReadIndex(ctx: ServiceContext, schema: WorksheetSchema, columns: string[]): void {
+  if (columns.length === 0 || schema.readIndexes.has(readIndexKey(columns)) || schema.readIndexes.size >= MAX_READ_INDEXES) return;
+  ctx.indexes.request({ worksheetId: schema.id, columns });
 }
 
 /** Drops a worksheet's cached schema (under its id and its alias), e.g. after an index was built. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FieldMeta } from '../../fields/field-type.js';
 
 /**
@@ -16,8 +17,11 @@ export interface WorksheetSchema {
   fields: FieldMeta[];
   /** Fields by id and by alias. */
   byKey: Map<string, FieldMeta>;
-  /** Sort indexes known to exist, so that each is asked for once per loaded schema. */
-  ensuredIndexes: Set<string>;
+  /**
+   * The read indexes (for sorts and filters) that exist, by `readIndexKey` of their columns, so that
+   * each is asked for once per loaded schema.
+   */
+  readIndexes: Set<string>;
 }
 
 /** The physical row table of a worksheet. Named by id, never by the user-visible name. */
@@ -32,5 +36,19 @@ export function uniqueIndexName(worksheetId: string, column: string): string {
 
 export function sortIndexName(worksheetId: string, column: string): string {
   return `ix_${worksheetId}_${column.replace(/^_/, 's_')}`;
+}
+
+/** How a read index is known by its columns, in order. */
+export function readIndexKey(columns: readonly string[]): string {
+  return columns.join(',');
+}
+
+/**
+ * The name of a read index: a single column keeps the sort index's name; several get a hash of
+ * their list, as names are limited (63 bytes on PostgreSQL) and must be the same in every process.
+ */
+export function readIndexName(worksheetId: string, columns: readonly string[]): string {
+  if (columns.length === 1) return sortIndexName(worksheetId, columns[0]);
+  return `ix_${worksheetId}_c${createHash('sha1').update(readIndexKey(columns)).digest('hex').slice(0, 12)}`;
 }
 

@@ -13,6 +13,7 @@ const isAnyOf = (input: ConditionInput) => sql<SqlBool>`${input.column} IN (${sq
 
 /** Single choices (SingleSelect, Dropdown), stored as the option key: eq and in mean "is one of". */
 export const singleChoiceConditions: ConditionKind = {
+  plainColumn: true,
   operators: {
     eq: isAnyOf,
     in: isAnyOf,

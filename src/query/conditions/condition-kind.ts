@@ -49,6 +49,11 @@ export type OperatorCompiler = (input: ConditionInput) => Expression<SqlBool>;
  */
 export interface ConditionKind {
   operators: Partial<Record<OperatorName, OperatorCompiler>>;
+  /**
+   * Whether eq/in and ranges compare the stored column itself (numbers, dates, option keys, codes),
+   * so that a plain index on it serves them. Text folds case and arrays are searched: no.
+   */
+  plainColumn?: boolean;
 }
 
 /** The condition's value as a non-empty list (a single value is a list of one). */

@@ -30,6 +30,7 @@ function between<T>(input: ConditionInput, periodOf: PeriodOf<T>): Expression<Sq
 export function periodConditions<T>(periodOf: PeriodOf<T>): ConditionKind {
   const one = (input: ConditionInput) => periodOf(input, singleOperand(input));
   return {
+    plainColumn: true,
     operators: {
       eq: (input) => within(input.column, one(input)),
       ne: (input) => orEmpty(input.column, within(input.column, one(input))),

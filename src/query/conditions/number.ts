@@ -19,6 +19,7 @@ function between(input: ConditionInput) {
 
 /** Numbers (Number, Currency, Rating, …): values as numbers or numeric strings; `between` is inclusive. */
 export const numberConditions: ConditionKind = {
+  plainColumn: true,
   operators: {
     eq: (input) => sql<SqlBool>`${input.column} IN (${sql.join(values(input))})`,
     ne: (input) => orEmpty(input.column, sql<SqlBool>`${input.column} IN (${sql.join(values(input))})`),

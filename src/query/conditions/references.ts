@@ -33,6 +33,7 @@ const isOneOf = (input: ConditionInput) => sql<SqlBool>`${input.column} IN (${sq
 
 /** One id in a text column: the record id, and the creator, updater and owner system fields. */
 export const singleIdConditions: ConditionKind = {
+  plainColumn: true,
   operators: {
     eq: isOneOf,
     in: isOneOf,

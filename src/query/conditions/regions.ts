@@ -24,6 +24,7 @@ const liesWithin = (input: ConditionInput) => {
 
 /** Regions (19, 23, 24), stored as their code: compared exactly, never as text. */
 export const regionConditions: ConditionKind = {
+  plainColumn: true,
   operators: {
     eq: isOneOf,
     in: isOneOf,

@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import { beforeAll, expect, it } from 'vitest';
+import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
+
+interface IndexOut {
+  name: string;
+  fields: string[];
+  unique: boolean;
+}
+
+const FIELDS = [
+  { name: 'Title', alias: 'title', type: '2', isTitle: true },
+  { name: 'Code', alias: 'code', type: '2', isUnique: true },
+  { name: 'Qty', alias: 'qty', type: '6' },
+  { name: 'Price', alias: 'price', type: '6' },
+  { name: 'Status', alias: 'status', type: '11', options: [{ value: 'A' }, { value: 'B' }] },
+  { name: 'Notes', alias: 'notes', type: '2' },
+];
+
+async function indexesOf(ctx: ApiContext, sheet: Sheet): Promise<IndexOut[]> {
+  await ctx.app.indexes.idle();
+  const response = await ctx.call<{ indexes: IndexOut[] }>('GET', `/v3/app/worksheets/${sheet.id}`);
+  expect(response.body.error_msg).toBe('');
+  return response.body.data.indexes;
+}
+
+async function indexExists(ctx: ApiContext, name: string): Promise<boolean> {
+  const catalog =
+    ctx.engine === 'sqlite'
+      ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND name = ${name}`
+      : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE indexname = ${name}`;
+  return (await catalog.execute(ctx.database.db)).rows.length === 1;
+}
+
+describeApi('indexes for what lists ask', (ctx) => {
+  let sheet: Sheet;
+  const rows = (filter: unknown, sorts?: unknown) => ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, { filter, sorts });
+  const cond = (field: string, operator: string, value: unknown) => ({ type: 'condition', field, operator, value });
+
+  beforeAll(async () => {
+    sheet = await makeSheet(ctx, 'Indexed', FIELDS);
+    await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/batch`, {
+      rows: [1, 2, 3].map((n) => ({ fields: [{ id: 'title', value: `r${n}` }, { id: 'qty', value: n * 10 }, { id: 'price', value: n }, { id: 'status', value: n % 2 ? 'A' : 'B' }] })),
+    });
+  });
+
+  it('lists the unique fields as indexes before any list asked for one', async () => {
+    expect(await indexesOf(ctx, sheet)).toEqual([{ name: `ux_${sheet.id}_${sheet.field.code}`, fields: [sheet.field.code], unique: true }]);
+  });
+
+  it('a filtered, sorted list asks for (equality columns, sort column); its answer does not wait for it', async () => {
+    const response = await rows({ type: 'group', logic: 'AND', children: [cond('qty', 'gt', 5), cond('status', 'in', ['A'])] }, [{ field: 'price', isAsc: false }]);
+    expect(response.body).toMatchObject({ error_code: 1, data: { total: 2 } });
+    const indexes = await indexesOf(ctx, sheet);
+    const composite = indexes.find((i) => i.fields.length === 2);
+    expect(composite).toMatchObject({ fields: [sheet.field.status, sheet.field.price], unique: false });
+    expect(await indexExists(ctx, composite!.name)).toBe(true);
+  });
+
+  it('a filter without a sort asks for (equality columns, first range column); system fields by their names', async () => {
+    await rows({ type: 'group', logic: 'AND', children: [cond('status', 'eq', 'B'), cond('_createdAt', 'ge', '2020-01-01')] });
+    const fields = (await indexesOf(ctx, sheet)).map((i) => i.fields);
+    expect(fields).toContainEqual([sheet.field.status, '_createdAt']);
+  });
+
+  it('asks nothing for text equality, OR groups or the record id', async () => {
+    const before = await indexesOf(ctx, sheet);
+    await rows({ type: 'group', logic: 'OR', children: [cond('qty', 'eq', 10), cond('price', 'eq', 2)] });
+    await rows({ type: 'group', logic: 'AND', children: [cond('notes', 'eq', 'x'), cond('rowid', 'in', ['a'])] });
+    expect(await indexesOf(ctx, sheet)).toEqual(before);
+  });
+
+  it('removing a field drops the indexes that cover it, with their entries', async () => {
+    const composite = (await indexesOf(ctx, sheet)).find((i) => i.fields.includes(sheet.field.price))!;
+    const changed = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/structure`, { removeFields: ['price'] });
+    expect(changed.body.error_msg).toBe('');
+    expect((await indexesOf(ctx, sheet)).some((i) => i.fields.includes(sheet.field.price))).toBe(false);
+    expect(await indexExists(ctx, composite.name)).toBe(false);
+  });
+});
