@@ -1,6 +1,6 @@
-import { sql, type SqlBool } from 'kysely';
 import { AppError } from '../../shared/app-error.js';
-import { isNotNull, isNull, operandList, orEmpty, type ConditionInput, type ConditionKind } from './condition-kind.js';
+import { operandList, type ConditionInput } from './condition-kind.js';
+import { holdsConditions, oneOfConditions } from './membership.js';
 
 /** `user-self` is the caller; the other pseudo-users (`user-api`, `user-workflow`) are ids as they are. */
 const SELF = 'user-self';
@@ -14,32 +14,8 @@ function ids(input: ConditionInput): string[] {
   });
 }
 
-const holdsAny = (input: ConditionInput) => input.dialect.jsonArrayContainsAny(input.column, ids(input));
-
-/** Members and departments in fields, stored as JSON arrays of ids: as multiple choices, by id. */
-export const referenceConditions: ConditionKind = {
-  operators: {
-    eq: holdsAny,
-    in: holdsAny,
-    ne: (input) => orEmpty(input.column, holdsAny(input)),
-    notin: (input) => orEmpty(input.column, holdsAny(input)),
-    concurrent: (input) => input.dialect.jsonArrayContainsAll(input.column, ids(input)),
-    isempty: isNull,
-    isnotempty: isNotNull,
-  },
-};
-
-const isOneOf = (input: ConditionInput) => sql<SqlBool>`${input.column} IN (${sql.join(ids(input))})`;
+/** Members and departments in fields, stored as JSON arrays of ids. */
+export const referenceConditions = holdsConditions(ids);
 
 /** One id in a text column: the record id, and the creator, updater and owner system fields. */
-export const singleIdConditions: ConditionKind = {
-  plainColumn: true,
-  operators: {
-    eq: isOneOf,
-    in: isOneOf,
-    ne: (input) => orEmpty(input.column, isOneOf(input)),
-    notin: (input) => orEmpty(input.column, isOneOf(input)),
-    isempty: isNull,
-    isnotempty: isNotNull,
-  },
-};
+export const singleIdConditions = oneOfConditions(ids);

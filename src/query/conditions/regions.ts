@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { AppError } from '../../shared/app-error.js';
-import { isNotNull, isNull, operandList, orEmpty, type ConditionInput, type ConditionKind } from './condition-kind.js';
+import { operandList, orEmpty, type ConditionInput } from './condition-kind.js';
+import { oneOfConditions } from './membership.js';
 
 /** Region codes named by the condition: digits, as writes take them ("310100" or 310100). */
 function codes(input: ConditionInput): string[] {
@@ -10,8 +11,6 @@ function codes(input: ConditionInput): string[] {
     return code;
   });
 }
-
-const isOneOf = (input: ConditionInput) => sql<SqlBool>`${input.column} IN (${sql.join(codes(input))})`;
 
 /**
  * A region lies within another when its code starts with the other's code without its trailing
@@ -23,16 +22,7 @@ const liesWithin = (input: ConditionInput) => {
 };
 
 /** Regions (19, 23, 24), stored as their code: compared exactly, never as text. */
-export const regionConditions: ConditionKind = {
-  plainColumn: true,
-  operators: {
-    eq: isOneOf,
-    in: isOneOf,
-    ne: (input) => orEmpty(input.column, isOneOf(input)),
-    notin: (input) => orEmpty(input.column, isOneOf(input)),
-    belongsto: liesWithin,
-    notbelongsto: (input) => orEmpty(input.column, liesWithin(input)),
-    isempty: isNull,
-    isnotempty: isNotNull,
-  },
-};
+export const regionConditions = oneOfConditions(codes, {
+  belongsto: liesWithin,
+  notbelongsto: (input) => orEmpty(input.column, liesWithin(input)),
+});
