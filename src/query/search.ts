@@ -21,8 +21,7 @@ function fieldMatches(scope: FilterScope, field: FieldMeta, word: string): Expre
   const column = sql.ref(field.id);
   if (type.valueKind === 'text' && type.column) {
     const text = type.column === 'text' ? column : sql`CAST(${column} AS TEXT)`;
-    const pattern = scope.dialect.foldCase(sql.val(`%${literalPattern(word)}%`));
-    return sql<SqlBool>`${scope.dialect.foldCase(text)} LIKE ${pattern} ESCAPE '\\'`;
+    return scope.dialect.likeFolded(text, `%${literalPattern(word)}%`);
   }
   if (type.valueKind === 'choices') {
     // Option texts live in the field's definition, not in the rows: find the matching keys here.

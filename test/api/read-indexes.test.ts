@@ -58,6 +58,13 @@ describeApi('indexes for what lists ask', (ctx) => {
     expect(await indexExists(ctx, composite!.name)).toBe(true);
   });
 
+  it('a filtered list with its total also asks for (equality columns, range column), which lets the count read the index alone', async () => {
+    const response = await rows({ type: 'group', logic: 'AND', children: [cond('qty', 'gt', 15), cond('status', 'in', ['A'])] }, [{ field: 'price', isAsc: false }]);
+    expect(response.body).toMatchObject({ error_code: 1, data: { total: 1 } });
+    const fields = (await indexesOf(ctx, sheet)).map((i) => i.fields);
+    expect(fields).toContainEqual([sheet.field.status, sheet.field.qty]);
+  });
+
   it('a filter without a sort asks for (equality columns, first range column); system fields by their names', async () => {
     await rows({ type: 'group', logic: 'AND', children: [cond('status', 'eq', 'B'), cond('_createdAt', 'ge', '2020-01-01')] });
     const fields = (await indexesOf(ctx, sheet)).map((i) => i.fields);

@@ -57,6 +57,8 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
       return raw === undefined ? null : raw;
     },
     foldCase: (text) => sql<string>`lower(${text})`,
+    likeFolded: (text, pattern) => sql<SqlBool>`lower(${text}) LIKE lower(${pattern}) ESCAPE '\\'`,
+    equalsFolded: (text, value) => sql<SqlBool>`lower(${text}) = lower(${value})`,
     jsonArrayContainsAny: (column, values) => sql<SqlBool>`(${column} ?| ${values}::text[])`,
     jsonArrayContainsAll: (column, values) => sql<SqlBool>`(${column} ?& ${values}::text[])`,
     dateBucket(value, granularity, storedAs, timeZone) {

@@ -66,6 +66,14 @@ export interface SqlDialect {
    * parameter (so both sides of a comparison fold alike): Unicode, not only ASCII, on both engines.
    */
   foldCase(text: Expression<unknown>): RawBuilder<string>;
+  /**
+   * Whether `text`, case-folded as `foldCase` does, matches the LIKE `pattern` (escaped with `\`),
+   * also case-folded. The same rows as `foldCase(text) LIKE foldCase(pattern)`, by the fastest means
+   * the engine has.
+   */
+  likeFolded(text: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
+  /** Whether `text` equals `value`, both case-folded as `foldCase` does. */
+  equalsFolded(text: Expression<unknown>, value: string): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds at least one of `values` (strings). */
   jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds every one of `values` (strings). */

@@ -272,6 +272,9 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const leading = sort[0] && !sort[0].optionOrder ? sort[0].column : null;
   requestReadIndex(ctx, schema, indexFor(indexable, leading));
   const countTotal = input.includeTotalCount !== false;
+  // A filtered total counts every matching row: the index of (equality columns, range column)
+  // lets the count read index entries alone, where the sort's index would read every row.
+  if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
   const [raw, total] = await Promise.all([
     repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
     !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx.db, schema.table, predicate),

@@ -15,20 +15,19 @@ function textOperands(input: ConditionInput): string[] {
   });
 }
 
-/** The column as text, folded: auto numbers are integers and are matched by their digits. */
-function foldedColumn(input: ConditionInput): Expression<unknown> {
-  const text = input.field.columnType === 'text' ? input.column : sql`CAST(${input.column} AS TEXT)`;
-  return input.dialect.foldCase(text);
+/** The column as text: auto numbers are integers and are matched by their digits. */
+function textColumn(input: ConditionInput): Expression<unknown> {
+  return input.field.columnType === 'text' ? input.column : sql`CAST(${input.column} AS TEXT)`;
 }
 
 function like(input: ConditionInput, pattern: (text: string) => string): Array<Expression<SqlBool>> {
-  const column = foldedColumn(input);
-  return textOperands(input).map((text) => sql<SqlBool>`${column} LIKE ${input.dialect.foldCase(sql.val(pattern(literalPattern(text))))} ESCAPE '\\'`);
+  const column = textColumn(input);
+  return textOperands(input).map((text) => input.dialect.likeFolded(column, pattern(literalPattern(text))));
 }
 
 function equal(input: ConditionInput): Array<Expression<SqlBool>> {
-  const column = foldedColumn(input);
-  return textOperands(input).map((text) => sql<SqlBool>`${column} = ${input.dialect.foldCase(sql.val(text))}`);
+  const column = textColumn(input);
+  return textOperands(input).map((text) => input.dialect.equalsFolded(column, text));
 }
 
 const contains = (text: string) => `%${text}%`;
