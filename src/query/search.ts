@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { AppError } from '../shared/app-error.js';
 import type { FieldMeta } from '../fields/field-type.js';
 import type { FilterScope } from './compile-filter.js';
-import { literalPattern } from './conditions/text.js';
+import { checkMatchLength, literalPattern } from './conditions/text.js';
 import { predicateOf, type RowPredicate } from './row-predicate.js';
 
 /** More words than this is not a search but a document. */
@@ -11,6 +11,7 @@ const MAX_SEARCH_WORDS = 20;
 /** The words of a search: split on white space; several words must all match. */
 function wordsOf(search: string): string[] {
   const words = search.trim().split(/\s+/u).filter((w) => w !== '');
+  for (const word of words) checkMatchLength(word, 'search');
   if (words.length > MAX_SEARCH_WORDS) throw AppError.invalidValue(`search: at most ${MAX_SEARCH_WORDS} words, got ${words.length}`);
   return words;
 }

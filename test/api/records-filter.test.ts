@@ -153,6 +153,7 @@ const ERRORS: Array<[string, unknown, number, string]> = [
   ['text matching on rich text', and(cond('memo', 'contains', 'p')), 10002, 'operator contains is not allowed on RichText; use isempty, isnotempty'],
   ['a region code that is none', and(cond('area', 'eq', 'Shanghai')), 10002, 'expected region codes'],
   ['a filter that is not an object', 'amount > 5', 10001, 'filter: expected a group'],
+  ['text to match over 5,000 characters (SQLite refuses longer patterns)', and(cond('notes', 'contains', 'x'.repeat(5_001))), 10002, 'text to match is at most 5000 characters'],
 ];
 
 describeApi(
@@ -230,6 +231,13 @@ describeApi(
       it('combines with a filter', async () => {
         const response = await list(and(cond('amount', 'gt', 15)), { search: 'hello' });
         expect(response.body.data.rows.map(titleOf)).toEqual(['Beta']);
+      });
+
+      it('refuses a word over 5,000 characters alike on both engines', async () => {
+        const response = await list(undefined, { search: 'x'.repeat(50_001) });
+        expect(response.status).toBe(400);
+        expect(response.body.error_code).toBe(10002);
+        expect(response.body.error_msg).toContain('search: text to match is at most 5000 characters');
       });
 
       it('refuses more than 20 words', async () => {

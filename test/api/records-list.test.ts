@@ -137,6 +137,12 @@ describeApi('records: list', (ctx) => {
     expect(response.body.error_code).toBe(10002);
   });
 
+  it('shows a field named many times in fields once (2,000 names are more columns than either engine reads)', async () => {
+    const response = await list({ fields: [...Array.from({ length: 2_000 }, () => 'title'), sheet.field.title, 'score'] });
+    expect(response.body.error_msg).toBe('');
+    expect(response.body.data.rows[0].fields.map((f) => f.id)).toEqual([sheet.field.title, sheet.field.score]);
+  });
+
   it('applies a non-empty filter (the whole language is tested in records-filter.test.ts)', async () => {
     const response = await list({ filter: { type: 'group', logic: 'AND', children: [{ type: 'condition', field: 'score', operator: 'gt', value: [1] }] } });
     expect(response.body.error_msg).toBe('');

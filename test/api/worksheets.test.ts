@@ -192,6 +192,16 @@ describeApi('worksheets: create, read and list', (ctx) => {
     expectError(lost, 10007, 'sectionId');
   });
 
+  it('moves a worksheet to another section with the structure change, and refuses an unknown one (10007)', async () => {
+    const sections = await ctx.call<Array<{ id: string }>>('POST', '/v3/app/sections/batch', { sections: [{ name: 'Moved here' }] });
+    const sectionId = sections.body.data[0].id;
+    const id = await create(ctx, { name: 'Mover' });
+    expect((await change(ctx, id, { sectionId })).body.error_code).toBe(1);
+    const app = await ctx.call<{ sections: Array<{ id: string; items: Array<{ id: string }> }> }>('GET', '/v3/app');
+    expect(app.body.data.sections.find((s) => s.id === sectionId)!.items.map((i) => i.id)).toEqual([id]);
+    expectError(await change(ctx, id, { sectionId: 'ffffffffffffffffffffffff' }), 10007, 'sectionId');
+  });
+
   it('makes the first Text field the title when none is marked', async () => {
     const id = await create(ctx, { name: 'Implicit title', fields: [{ name: 'Qty', type: '6' }, { name: 'First text', type: '2' }, { name: 'Second text', type: '2' }] });
     expect(titles(await read(ctx, id))).toEqual(['First text']);
@@ -346,6 +356,16 @@ describeApi('worksheets: create, read and list', (ctx) => {
 });
 
 describeApi('worksheets: structure changes', (ctx) => {
+  it('removes a field named twice (by alias and by id) once', async () => {
+    const id = await create(ctx, { name: 'Twice', fields: [{ name: 'Head', alias: 'head', type: '2' }, { name: 'Amount', alias: 'amount', type: '6' }] });
+    const schema = await ctx.call<{ fields: Array<{ id: string; alias: string }> }>('GET', `/v3/app/worksheets/${id}`);
+    const amountId = schema.body.data.fields.find((f) => f.alias === 'amount')!.id;
+    const removed = await change(ctx, id, { removeFields: ['amount', amountId, 'amount'] });
+    expect(removed.body.error_msg).toBe('');
+    const after = await ctx.call<{ fields: Array<{ alias: string }> }>('GET', `/v3/app/worksheets/${id}`);
+    expect(after.body.data.fields.map((f) => f.alias)).toEqual(['head']);
+  });
+
   it('renames, re-aliases and re-remarks the worksheet, also through the alias route', async () => {
     const id = await create(ctx, { name: 'Before', alias: 'before' });
     const response = await change(ctx, id, { name: 'After', alias: 'after', remark: 'changed' });

@@ -54,3 +54,7 @@ export async function insertItem(db: Executor, row: { id: string; app_id: string
 export async function renameItem(db: Executor, id: string, name: string) {
   await db.updateTable('items').set({ name }).where('id', '=', id).execute();
 }
+
+export async function moveItem(db: Executor, id: string, sectionId: string, position: number) {
+  await db.updateTable('items').set({ section_id: sectionId, position }).where('id', '=', id).execute();
+}

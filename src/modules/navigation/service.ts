@@ -32,6 +32,12 @@ export async function placeItem(db: Executor, appId: string, item: { id: string;
   await repository.insertItem(db, { id: item.id, app_id: appId, section_id: item.sectionId, type: item.type, name: item.name, position, created_at: now });
 }
 
+/** Moves an item to the end of another section. */
+export async function moveItem(db: Executor, appId: string, id: string, sectionId: string): Promise<void> {
+  const position = (await repository.maxPosition(db, 'items', appId)) + 1;
+  await repository.moveItem(db, id, sectionId, position);
+}
+
 export async function renameItem(db: Executor, id: string, name: string): Promise<void> {
   await repository.renameItem(db, id, name);
 }

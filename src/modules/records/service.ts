@@ -64,14 +64,15 @@ async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<
 
 /** The fields a list projects to; blank entries (`[""]`, as in the public examples) are skipped. */
 function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldMeta[] | null {
-  const projected: FieldMeta[] = [];
+  // A field named twice (by id and by alias, say) is shown once, where it was first named.
+  const projected = new Map<string, FieldMeta>();
   for (const [i, key] of (keys ?? []).entries()) {
     if (key.trim() === '') continue;
     const field = schema.byKey.get(key);
-    if (!field) throw AppError.invalidValue(`fields[${i}]: no field "${key}" in this worksheet`);
-    projected.push(field);
+    if (!field) throw AppError.invalidValue(`fields[${i}]: no field "${key.slice(0, 80)}" in this worksheet`);
+    if (!projected.has(field.id)) projected.set(field.id, field);
   }
-  return projected.length === 0 ? null : projected;
+  return projected.size === 0 ? null : [...projected.values()];
 }
 
 function selectColumns(fields: FieldMeta[], projected: boolean): string[] | null {

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
 import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
 import type { FieldMeta } from '../../fields/field-type.js';
-import { ItemType, placeItem, renameItem, resolveSection } from '../navigation/index.js';
+import { ItemType, moveItem, placeItem, renameItem, resolveSection } from '../navigation/index.js';
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
@@ -23,6 +23,8 @@ export interface CreateWorksheetInput {
 
 export interface UpdateStructureInput {
   name?: string;
+  /** Moves the worksheet to this section of the application's navigation. */
+  sectionId?: string;
   alias?: string;
   remark?: string;
   addFields?: FieldDefinitionInput[];
@@ -187,7 +189,8 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   const schema = await loadSchema(ctx, worksheetKey);
   const now = ctx.now();
   let fields = schema.fields.map((f) => ({ ...f }));
-  const removed = (input.removeFields ?? []).map((key, i) => findField(schema, fields, key, `removeFields[${i}]`));
+  // A field named twice (by id and by alias, say) is removed once.
+  const removed = [...new Map((input.removeFields ?? []).map((key, i) => findField(schema, fields, key, `removeFields[${i}]`)).map((f) => [f.id, f])).values()];
   const removedIds = new Set(removed.map((f) => f.id));
   fields = fields.filter((f) => !removedIds.has(f.id));
   // Fields this change names as the title; more than one is a contradiction, not a choice.
@@ -218,6 +221,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     if (input.remark !== undefined) changes.remark = input.remark;
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
+    if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));
     const covering = (await repository.loadReadIndexes(trx, schema.id)).filter((index) => index.columns.some((column) => removedIds.has(column)));
     for (const index of covering) await ddl.dropReadIndex(trx, index.name);
     await repository.deleteReadIndexes(trx, covering.map((index) => index.name));

@@ -20,9 +20,21 @@ function textColumn(input: ConditionInput): Expression<unknown> {
   return input.field.columnType === 'text' ? input.column : sql`CAST(${input.column} AS TEXT)`;
 }
 
+/**
+ * Longest text a matching operator (contains, startswith, …) or a search word takes. SQLite refuses
+ * LIKE patterns over 50,000 bytes; this keeps every pattern well under that on both engines alike.
+ */
+export const MAX_MATCH_LENGTH = 5_000;
+
+/** Refuses match text over MAX_MATCH_LENGTH characters, naming where it was. */
+export function checkMatchLength(text: string, where: string): string {
+  if (text.length > MAX_MATCH_LENGTH) throw AppError.invalidValue(`${where}: text to match is at most ${MAX_MATCH_LENGTH} characters, got ${text.length}`);
+  return text;
+}
+
 function like(input: ConditionInput, pattern: (text: string) => string): Array<Expression<SqlBool>> {
   const column = textColumn(input);
-  return textOperands(input).map((text) => input.dialect.likeFolded(column, pattern(literalPattern(text))));
+  return textOperands(input).map((text) => input.dialect.likeFolded(column, pattern(literalPattern(checkMatchLength(text, input.label)))));
 }
 
 function equal(input: ConditionInput): Array<Expression<SqlBool>> {
