@@ -17,6 +17,8 @@ export interface LoadSpec {
   timeoutSeconds?: number;
   /** Samples the server's CPU time, so the run can report what the server spent on it. */
   serverCpuSeconds: () => Promise<number>;
+  /** Samples how many statements the server has sent to its database so far, when that is counted (PostgreSQL). */
+  serverQueries?: () => Promise<number | undefined>;
 }
 
 /** What a run measured. Latencies are in milliseconds. */
@@ -32,11 +34,14 @@ export interface LoadOutcome {
   latency: { p50: number; p99: number; max: number };
   /** CPU spent during the run by the server and by autocannon (this process). */
   cpu: { serverSeconds: number; benchSeconds: number };
+  /** Statements the server sent to its database during the run, when counted. */
+  queries?: number;
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
   let sent = 0;
   let badBodies = 0;
+  const queriesBefore = await spec.serverQueries?.();
   const serverCpuBefore = await spec.serverCpuSeconds();
   const benchCpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -66,6 +71,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
   // autocannon rounds its duration to 10 ms; the wall clock is exact, which matters for short amount-based runs.
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const serverSeconds = (await spec.serverCpuSeconds()) - serverCpuBefore;
+  const queriesAfter = await spec.serverQueries?.();
   const seconds = spec.amount !== undefined ? (performance.now() - started) / 1000 : result.duration;
   return {
     ok: result['2xx'] - badBodies,
@@ -76,5 +82,6 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
     perSecond: (result['2xx'] - badBodies) / seconds,
     latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     cpu: { serverSeconds, benchSeconds: (benchCpu.user + benchCpu.system) / 1e6 },
+    ...(queriesBefore !== undefined && queriesAfter !== undefined ? { queries: queriesAfter - queriesBefore } : {}),
   };
 }

@@ -1,17 +1,22 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Api, authHeaders } from './api.js';
+import { ceilingResult, startCeiling, type Ceiling } from './ceiling.js';
 import type { BenchContext } from './context.js';
 import { freshPostgresSchema, freshSqlite, type BenchDatabase } from './database.js';
 import { formatLine, formatSummary, writeResults, type WorkloadResult } from './report.js';
 import { freePort, projectRoot, runSetup, startServer, type ServerProcess } from './server-process.js';
 import { readSettings } from './settings.js';
+import { loadTruth } from './truth.js';
 import { createBenchSheet } from './worksheet.js';
 import { batchInsert } from './workloads/batch-insert.js';
-import { getById } from './workloads/get-by-id.js';
+import { getById, sampleRecordPaths } from './workloads/get-by-id.js';
+import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL } from './workloads/list-filtered.js';
 import { listSorted } from './workloads/list-sorted.js';
 import { memoryResult } from './workloads/memory.js';
+import { pivotByStatus } from './workloads/pivot.js';
+import { searchOneWord, W11, W11_NO_TOTAL } from './workloads/search.js';
 import { singleCreate } from './workloads/single-create.js';
 
 /**
@@ -27,66 +32,163 @@ const settings = (() => {
   }
 })();
 const logFile = join(projectRoot, '.bench', 'server.log');
+const ceilingLogFile = join(projectRoot, '.bench', 'ceiling.log');
 const profileDir = join(projectRoot, '.bench', 'profiles');
 let database: BenchDatabase | undefined;
 let server: ServerProcess | undefined;
+let ceiling: Ceiling | undefined;
+
+type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>];
+
+/** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
+function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Workload[]; reads: Workload[] } {
+  if (million) {
+    return {
+      writes: [['W1', batchInsert]],
+      reads: [
+        ['W4', (ctx) => listFiltered(ctx, W4_ONE_CONNECTION)],
+        ['W5', pivotByStatus],
+      ],
+    };
+  }
+  return {
+    writes: [
+      ['W1', batchInsert],
+      ['W2', singleCreate],
+    ],
+    reads: [
+      ['W3', (ctx) => getById(ctx, ceiling())],
+      ['W4s', listSorted],
+      ['W4', (ctx) => listFiltered(ctx, W4)],
+      ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
+      ['W5', pivotByStatus],
+      ['W11', (ctx) => searchOneWord(ctx, W11)],
+      ['W11n', (ctx) => searchOneWord(ctx, W11_NO_TOTAL)],
+    ],
+  };
+}
+
+/**
+ * Waits until the server is idle (under 5 % of a core over half a second, at most 60 s): requests a
+ * workload left queued (timed out on the client, still served) and background index builds must not
+ * be counted against the next workload.
+ */
+async function settle(target: ServerProcess): Promise<number> {
+  const started = performance.now();
+  let before = await target.cpuSeconds();
+  while (performance.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await target.cpuSeconds();
+    if (now - before < 0.025) break;
+    before = now;
+  }
+  return performance.now() - started;
+}
+
+const loads: number[] = [];
+const sampleLoad = (): number => {
+  const one = loadavg()[0];
+  loads.push(one);
+  return one;
+};
 
 async function main(): Promise<void> {
   database = settings.postgresUrl ? await freshPostgresSchema(settings.postgresUrl) : await freshSqlite();
   const cpuList = cpus();
-  console.log(`Tabularium bench${settings.quick ? ' (BENCH_QUICK: scaled down)' : ''}`);
+  const mode = settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '';
+  console.log(`Tabularium bench${mode}`);
   console.log(`  engine: ${database.engine} (${database.where})`);
-  console.log(`  node ${process.version}, ${cpuList.length} cores (${cpuList[0]?.model.trim() ?? 'unknown'}), shared by the server and autocannon; load average ${loadavg()[0].toFixed(2)}`);
+  console.log(`  node ${process.version}, ${cpuList.length} cores (${cpuList[0]?.model.trim() ?? 'unknown'}), shared by the server and autocannon; load average ${sampleLoad().toFixed(2)}`);
   console.log(`  ${settings.records.toLocaleString('en-US')} records, ${settings.seconds} s per timed workload; server log: ${logFile}`);
 
   await mkdir(join(projectRoot, '.bench'), { recursive: true });
   await writeFile(logFile, '');
+  await writeFile(ceilingLogFile, '');
   const setup = await runSetup(database.url);
   const port = await freePort();
-  const start = (nodeArgs: string[] = []) => startServer({ databaseUrl: database!.url, port, logFile, nodeArgs });
+  const countQueries = database.engine === 'PostgreSQL';
+  const start = (nodeArgs: string[] = []) => startServer({ databaseUrl: database!.url, port, logFile, nodeArgs, countQueries });
   server = await start();
   const headers = authHeaders(setup);
   const api = new Api(server.baseUrl, headers);
-  const ctx: BenchContext = { settings, server, headers, api, sheet: await createBenchSheet(api) };
+  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet: await createBenchSheet(api) };
   const idle = await server.memory();
 
   const results: WorkloadResult[] = [];
-  const workloads: Array<[string, (ctx: BenchContext) => Promise<WorkloadResult>]> = [
-    ['W1', batchInsert],
-    ['W2', singleCreate],
-    ['W3', getById],
-    ['W4', listSorted],
-  ];
-  for (const [id, workload] of workloads) {
-    const profiled = settings.profileWorkload === id;
+  const report = (result: WorkloadResult): void => {
+    results.push(result);
+    const [line, ...rest] = formatLine(result).split('\n');
+    console.log([`${line}  [load ${sampleLoad().toFixed(2)}]`, ...rest].join('\n'));
+  };
+  const run = async ([id, workload]: Workload): Promise<void> => {
+    const profiled = settings.profileWorkload === id.toUpperCase();
     if (profiled) {
       // A fresh server with --cpu-prof just for this workload; stopping it writes the profile.
-      await server.stop();
+      await server!.stop();
       server = ctx.server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
     }
-    const result = await workload(ctx);
-    results.push(result);
-    console.log(formatLine(result));
+    await settle(server!);
+    const outcome = await workload(ctx);
+    for (const result of Array.isArray(outcome) ? outcome : [outcome]) report(result);
     if (profiled) {
-      await server.stop();
+      await server!.stop();
       console.log(`  CPU profile of the server during ${id} written to ${profileDir} (summarise: npx tsx bench/profile-summary.ts <file>)`);
       server = ctx.server = await start();
     }
+  };
+
+  const { writes, reads } = workloadsOf(settings.million, () => ceiling!);
+  for (const workload of writes) await run(workload);
+  // Nothing writes from here on: what the table holds is known, and every read answer is checked against it.
+  ctx.truth = await loadTruth(ctx);
+  // W3 comes first: it measures the ceiling right before and after itself. The million-record
+  // run has no throughput targets, so no ceiling.
+  if (!settings.million) {
+    ctx.recordPaths = await sampleRecordPaths(ctx);
+    ceiling = await startCeiling(ctx, ceilingLogFile);
   }
+  for (const workload of reads) await run(workload);
+  if (ceiling) {
+    report(ceilingResult(ctx, [await ceiling.measure(ctx)], ceiling.bodyBytes, true));
+    await ceiling.stop();
+  }
+
+  // Which read indexes the lists asked for and got, for the record (each one costs the writes a little).
+  const { indexes } = await api.call<{ indexes?: Array<{ name: string; fields: string[] }> }>('GET', `/v3/app/worksheets/${ctx.sheet.id}`);
+  const aliasOf = (id: string): string => Object.entries(ctx.sheet.field).find(([, f]) => f === id)?.[0] ?? id;
+  if (indexes) console.log(`Indexes of the bench worksheet at the end: ${indexes.map((index) => `(${index.fields.map(aliasOf).join(', ')})`).join(' ') || 'none'}`);
+
   const memory = memoryResult(idle, await server.memory());
   results.push(memory);
   console.log(formatLine(memory) + (settings.profileWorkload ? ' (profiling run: the server was restarted, memory is not comparable)' : ''));
   console.log(formatSummary(results));
+  const loadAverage = { min: Math.min(...loads), max: Math.max(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length };
+  console.log(`Load average (1 min) during the run: ${loadAverage.min.toFixed(2)}–${loadAverage.max.toFixed(2)}, mean ${loadAverage.mean.toFixed(2)} on ${cpuList.length} cores.`);
 
   const file = await writeResults(
     projectRoot,
-    { at: new Date().toISOString(), engine: database.engine, node: process.version, cores: cpuList.length, loadAverageAtEnd: loadavg()[0], quick: settings.quick, records: settings.records, seconds: settings.seconds },
+    {
+      at: new Date().toISOString(),
+      engine: database.engine,
+      node: process.version,
+      cores: cpuList.length,
+      loadAverageAtEnd: loadavg()[0],
+      loadAverage,
+      quick: settings.quick,
+      million: settings.million,
+      records: settings.records,
+      recordsRead: ctx.truth.records,
+      seconds: settings.seconds,
+      ceilingPerSecond: ctx.ceilingPerSecond,
+      indexes,
+    },
     results,
   );
   console.log(`Results written to ${file}`);
 }
 
 async function cleanUp(): Promise<void> {
+  await ceiling?.stop().catch((error: unknown) => console.error('could not stop the ceiling server:', error));
   await server?.stop().catch((error: unknown) => console.error('could not stop the server:', error));
   if (database && settings.keepDatabase) console.log(`BENCH_KEEP_DATABASE: the database is kept: ${database.url}`);
   else await database?.dispose().catch((error: unknown) => console.error('could not remove the bench database:', error));
@@ -103,6 +205,12 @@ try {
   await main();
 } catch (error) {
   console.error('The bench harness failed:', error);
+  const ended = server?.ended();
+  if (ended) {
+    // The next run truncates the log: its end is kept here.
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    console.error(`The server had ended (${ended}) before the harness failed. The end of ${logFile}:\n${log.split('\n').slice(-30).join('\n')}`);
+  }
   process.exitCode = 1;
 } finally {
   await cleanUp();

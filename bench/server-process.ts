@@ -52,7 +52,7 @@ async function memoryOf(pid: number): Promise<Memory> {
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-async function cpuSecondsOf(pid: number): Promise<number> {
+export async function cpuSecondsOf(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -66,6 +66,10 @@ export interface ServerProcess {
   baseUrl: string;
   memory(): Promise<Memory>;
   cpuSeconds(): Promise<number>;
+  /** Statements the server has sent to PostgreSQL so far (see pg-query-counter.mjs); undefined when not counted. */
+  queryCount(): Promise<number | undefined>;
+  /** How the process ended, if it has ended: e.g. `exit code 1` or `signal SIGKILL`. */
+  ended(): string | undefined;
   /** SIGTERM (the server closes cleanly, which also writes a --cpu-prof profile), SIGKILL after 10 s. */
   stop(): Promise<void>;
 }
@@ -76,6 +80,8 @@ export interface StartOptions {
   logFile: string;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: string[];
+  /** Count the statements the server sends to PostgreSQL (loads bench/pg-query-counter.mjs into it). */
+  countQueries?: boolean;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -96,10 +102,16 @@ async function waitUntilHealthy(baseUrl: string, child: ChildProcess, logFile: s
 /** Starts `node dist/main.js` on 127.0.0.1 and waits for GET /health to answer. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const log = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], {
+  const counter = options.countQueries ? ['--import', './bench/pg-query-counter.mjs'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...counter, 'dist/main.js'], {
     cwd: projectRoot,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', log, log],
+    stdio: options.countQueries ? ['ignore', log, log, 'ipc'] : ['ignore', log, log],
+  });
+  if (options.countQueries) child.channel?.unref();
+  let ended: string | undefined;
+  child.once('exit', (code, signal) => {
+    ended = signal ? `signal ${signal}` : `exit code ${code}`;
   });
   closeSync(log);
   // Whatever happens to the bench process, the server must not outlive it.
@@ -120,5 +132,25 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     await stop();
     throw error;
   }
-  return { pid: child.pid!, baseUrl, memory: () => memoryOf(child.pid!), cpuSeconds: () => cpuSecondsOf(child.pid!), stop };
+  const queryCount = options.countQueries ? () => askQueryCount(child) : () => Promise.resolve(undefined);
+  return { pid: child.pid!, baseUrl, memory: () => memoryOf(child.pid!), cpuSeconds: () => cpuSecondsOf(child.pid!), queryCount, ended: () => ended, stop };
+}
+
+/** Asks the server (over the IPC channel) how many statements it has sent; see pg-query-counter.mjs. */
+function askQueryCount(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error('the server did not answer the query count within 5 s'));
+    }, 5_000);
+    const onMessage = (message: unknown): void => {
+      const answer = message as { type?: string; queries?: number };
+      if (answer?.type !== 'bench:query-count' || typeof answer.queries !== 'number') return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(answer.queries);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'bench:query-count' });
+  });
 }

@@ -2,10 +2,12 @@
 export interface BenchSettings {
   /** BENCH_QUICK=1: a scaled-down run for a quick look; the targets stay the same. */
   quick: boolean;
-  /** Records W1 writes (in batches of `batchSize`); W4 lists this table. */
+  /** BENCH_MILLION=1: load 1,000,000 records and run only the one-connection W4 and W5 on them. */
+  million: boolean;
+  /** Records W1 writes (in batches of `batchSize`); the read workloads read this table. */
   records: number;
   batchSize: number;
-  /** Seconds each timed workload (W2–W4) runs. */
+  /** Seconds each timed workload (W2–W11, the ceiling) runs. */
   seconds: number;
   /** A postgres:// URL to run against (BENCH_DATABASE_URL, then DATABASE_URL); otherwise a temp SQLite file. */
   postgresUrl: string | undefined;
@@ -16,12 +18,15 @@ export interface BenchSettings {
 }
 
 /** The workloads that load the server (W6 only reads its memory). */
-const PROFILABLE = ['W1', 'W2', 'W3', 'W4'];
+const PROFILABLE = ['W1', 'W2', 'W3', 'W4S', 'W4', 'W4T', 'W5', 'W11'];
 
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';
 
 export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
-  const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const quick = isOn(env.BENCH_QUICK);
+  const million = isOn(env.BENCH_MILLION);
+  if (quick && million) throw new Error('BENCH_QUICK and BENCH_MILLION exclude each other');
   if (env.BENCH_DATABASE_URL && !isPostgres(env.BENCH_DATABASE_URL)) {
     throw new Error(`BENCH_DATABASE_URL must be a postgres:// URL, got "${env.BENCH_DATABASE_URL}"`);
   }
@@ -31,11 +36,12 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
   const url = env.BENCH_DATABASE_URL || env.DATABASE_URL;
   return {
     quick,
-    records: quick ? 10_000 : 100_000,
+    million,
+    records: quick ? 10_000 : million ? 1_000_000 : 100_000,
     batchSize: 1_000,
     seconds: quick ? 3 : 10,
     postgresUrl: url && isPostgres(url) ? url : undefined,
     profileWorkload,
-    keepDatabase: env.BENCH_KEEP_DATABASE === '1' || env.BENCH_KEEP_DATABASE === 'true',
+    keepDatabase: isOn(env.BENCH_KEEP_DATABASE),
   };
 }

@@ -1,21 +1,26 @@
-import { loadTarget, rowsPath, type BenchContext } from '../context.js';
+import { loadTarget, type BenchContext } from '../context.js';
 import { runLoad } from '../load.js';
 import { cpuCost, type WorkloadResult } from '../report.js';
-import { recordFields } from '../worksheet.js';
+import { createBenchSheet, recordFields } from '../worksheet.js';
 
 const CONNECTIONS = 16;
 const DISTINCT_BODIES = 1_000;
 
-/** W2: one record per request, as interactive clients and integrations write. */
+/**
+ * W2: one record per request, as interactive clients and integrations write. It writes to a second
+ * worksheet of the same fields, so that the reads see exactly W1's records, however many W2 made.
+ */
 export async function singleCreate(ctx: BenchContext): Promise<WorkloadResult> {
+  const sheet = await createBenchSheet(ctx.api, 'Bench W2');
   const first = ctx.settings.records + 1;
-  const bodies = Array.from({ length: DISTINCT_BODIES }, (_, i) => JSON.stringify({ fields: recordFields(ctx.sheet, first + i) }));
+  const bodies = Array.from({ length: DISTINCT_BODIES }, (_, i) => JSON.stringify({ fields: recordFields(sheet, first + i) }));
+  const path = `/v3/app/worksheets/${sheet.id}/rows`;
   const outcome = await runLoad({
     ...loadTarget(ctx),
     method: 'POST',
     connections: CONNECTIONS,
     seconds: ctx.settings.seconds,
-    request: (i) => ({ path: rowsPath(ctx), body: bodies[i % DISTINCT_BODIES] }),
+    request: (i) => ({ path, body: bodies[i % DISTINCT_BODIES] }),
   });
   return {
     id: 'W2',

@@ -1,0 +1,89 @@
+import { listPath, loadTarget, readMetrics, valueOf, type BenchContext, type ReadTargets, type RecordPage } from '../context.js';
+import { waitForIndexes } from '../indexes.js';
+import { runLoad } from '../load.js';
+import { cpuCost, type WorkloadResult } from '../report.js';
+import { checkPricePage, W4_QUANTITY_ABOVE } from '../truth.js';
+
+const PAGE_SIZE = 50;
+/** Pages 1..10 in rotation: the first 500 matching records, as someone paging through a filtered view would. */
+const PAGES = 10;
+
+export interface FilteredVariant {
+  id: 'W4' | 'W4t';
+  connections: number;
+  includeTotalCount: boolean;
+}
+
+/** W4 as the issue sets it: 32 connections, no total count. */
+export const W4: FilteredVariant = { id: 'W4', connections: 32, includeTotalCount: false };
+/** W4 with `includeTotalCount: true`. */
+export const W4_TOTAL: FilteredVariant = { id: 'W4t', connections: 32, includeTotalCount: true };
+/** W4 on 1,000,000 records (BENCH_MILLION): one connection, judged by p50. */
+export const W4_ONE_CONNECTION: FilteredVariant = { id: 'W4', connections: 1, includeTotalCount: false };
+
+function targetsOf(ctx: BenchContext, variant: FilteredVariant): ReadTargets {
+  if (ctx.settings.million) return ctx.engine === 'SQLite' ? { p50: 20 } : {};
+  if (variant.includeTotalCount) return ctx.engine === 'SQLite' ? { perSecond: 800 } : {};
+  return ctx.engine === 'SQLite' ? { perSecond: 1_500, p99: 40 } : { perSecond: 500, statements: 2 };
+}
+
+/** Every row must match the filter, and the page must hold exactly the prices expected at its place. */
+function checkPage(ctx: BenchContext, page: RecordPage, pageIndex: number, variant: FilteredVariant): string | undefined {
+  const { quantity, status, price } = ctx.sheet.field;
+  for (const row of page.rows) {
+    const qty = Number(valueOf(row, quantity));
+    const keys = (valueOf(row, status) as Array<{ key: string }> | undefined)?.map((option) => option.key) ?? [];
+    if (!(qty > W4_QUANTITY_ABOVE) || keys.length !== 1 || keys[0] !== ctx.sheet.statusKeys[0]) {
+      return `row ${row.id} does not match the filter (quantity ${qty}, status ${JSON.stringify(keys)})`;
+    }
+  }
+  const expected = ctx.truth!.filteredPricesDesc;
+  if (variant.includeTotalCount && page.total !== expected.length) return `total ${page.total}, expected ${expected.length}`;
+  if (!variant.includeTotalCount && page.total !== undefined) return `a total (${page.total}) was given though includeTotalCount was false`;
+  return checkPricePage(page, price, expected, pageIndex, PAGE_SIZE);
+}
+
+/** W4: `quantity > 5000 AND status in [first option]`, sorted by price descending, pages of 50. */
+export async function listFiltered(ctx: BenchContext, variant: FilteredVariant): Promise<WorkloadResult> {
+  const { quantity, status, price } = ctx.sheet.field;
+  const filter = {
+    type: 'group',
+    logic: 'AND',
+    children: [
+      { type: 'condition', field: quantity, operator: 'gt', value: W4_QUANTITY_ABOVE },
+      { type: 'condition', field: status, operator: 'in', value: [ctx.sheet.statusKeys[0]] },
+    ],
+  };
+  const request = (pageIndex: number) => ({ pageSize: PAGE_SIZE, pageIndex, filter, sorts: [{ field: price, isAsc: false }], includeTotalCount: variant.includeTotalCount });
+  const page = (pageIndex: number) => ctx.api.call<RecordPage>('POST', listPath(ctx), request(pageIndex));
+  const warmStarted = performance.now();
+  await page(1);
+  const warmUpMs = performance.now() - warmStarted;
+  // The index that serves the page holds the equality field and the sort field; the one that serves
+  // the count, the equality field and the range field.
+  const wanted = variant.includeTotalCount ? [[status, price], [status, quantity]] : [[status, price]];
+  const index = await waitForIndexes(ctx, wanted, () => page(1));
+  // A fast wrong answer must not pass: every warm-up page is checked against the generator.
+  for (let pageIndex = 1; pageIndex <= PAGES; pageIndex++) {
+    const wrong = checkPage(ctx, await page(pageIndex), pageIndex, variant);
+    if (wrong) throw new Error(`${variant.id}: the filtered list is wrong on page ${pageIndex}: ${wrong}`);
+  }
+  const bodies = Array.from({ length: PAGES }, (_, i) => JSON.stringify(request(i + 1)));
+  const outcome = await runLoad({
+    ...loadTarget(ctx),
+    method: 'POST',
+    connections: variant.connections,
+    seconds: ctx.settings.seconds,
+    request: (i) => ({ path: listPath(ctx), body: bodies[i % PAGES] }),
+  });
+  const records = `${(ctx.truth!.records / 1000).toFixed(0)}k records, ${ctx.truth!.filteredPricesDesc.length.toLocaleString('en-US')} match`;
+  return {
+    id: variant.id,
+    title: `list qty > ${W4_QUANTITY_ABOVE} AND status in [A], by price desc, page of ${PAGE_SIZE}, pages 1-${PAGES}${variant.includeTotalCount ? ', with total count' : ''} (${records}; ${variant.connections} conn${variant.connections > 1 ? 's' : ''}, ${ctx.settings.seconds} s)`,
+    metrics: readMetrics(ctx, outcome, targetsOf(ctx, variant)),
+    failures: outcome.non2xx + outcome.errors,
+    cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'request'),
+    note: `read indexes: ${index.how} (${(index.ms / 1000).toFixed(1)} s)`,
+    details: { ...outcome, warmUpMs: Math.round(warmUpMs), indexWait: index, matching: ctx.truth!.filteredPricesDesc.length },
+  };
+}
