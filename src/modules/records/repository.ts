@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
-import { EVERY_ROW, type RowPredicate } from '../../query/index.js';
+import type { RowPredicate } from '../../query/index.js';
 
 /**
  * SQL over worksheet row tables. Tables and columns are named at run time (one table per
@@ -22,11 +22,14 @@ export interface SortTerm {
   optionOrder?: string[];
 }
 
-/** The ORDER BY expression of one term; option positions are inlined, option keys are parameters. */
-function orderExpression(term: SortTerm) {
+/**
+ * The ORDER BY expression of one term, on the column as `qualifier.column` when given; option
+ * positions are inlined, option keys are parameters.
+ */
+function orderExpression(term: SortTerm, qualifier?: string) {
   const direction = sql.raw(term.ascending ? 'ASC' : 'DESC');
-  if (!term.optionOrder) return sql`${sql.ref(term.column)} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`;
-  const column = sql.ref(term.column);
+  const column = sql.ref(qualifier ? `${qualifier}.${term.column}` : term.column);
+  if (!term.optionOrder) return sql`${column} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`;
   const positions = term.optionOrder.map((key, i) => sql`WHEN ${column} = ${key} THEN ${sql.lit(i)}`);
   return sql`CASE WHEN ${column} IS NULL THEN -1 ${sql.join(positions, sql` `)} ELSE ${sql.lit(term.optionOrder.length)} END ${direction}`;
 }
@@ -95,8 +98,9 @@ export async function hardDeleteRows(db: Executor, table: string, ids: string[])
 
 /**
  * A page of live rows that the predicate lets through, in the given order; `id` always breaks
- * ties so that pages never overlap. The page's ids are found first (from the sort index alone when
- * there is no filter: a deep page skips index entries, not rows), then only those rows are read.
+ * ties so that pages never overlap. One statement: the page's ids are found first, in a subquery
+ * (from the sort index alone when there is no filter: a deep page skips index entries, not rows),
+ * then only those rows are read and put in order again, which costs a sort of one page.
  */
 export async function listRows(
   db: Executor,
@@ -107,16 +111,16 @@ export async function listRows(
   limit: number,
   offset: number,
 ): Promise<Array<Record<string, unknown>>> {
-  let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
-  if (!predicate.everyRow) query = query.where(predicate.expression);
-  for (const term of sort) query = query.orderBy(orderExpression(term));
-  const tieBreak = sort.length > 0 ? sort[sort.length - 1].ascending : true;
-  const page = await query.orderBy('id', tieBreak ? 'asc' : 'desc').limit(limit).offset(offset).execute();
-  if (page.length === 0) return [];
-  const ids = page.map((r) => r.id as string);
-  // The page was already filtered: reading its rows by id needs no predicate again.
-  const byId = new Map((await findLiveRows(db, table, ids, columns, EVERY_ROW)).map((r) => [r.id as string, r]));
-  return ids.map((id) => byId.get(id)).filter((r): r is Record<string, unknown> => r !== undefined);
+  const tieBreak = sort.length > 0 && !sort[sort.length - 1].ascending ? 'desc' : 'asc';
+  let page = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+  if (!predicate.everyRow) page = page.where(predicate.expression);
+  for (const term of sort) page = page.orderBy(orderExpression(term));
+  page = page.orderBy('id', tieBreak).limit(limit).offset(offset);
+  const selected = rows(db).selectFrom(`${table} as t`);
+  let query = columns ? selected.select(columns.map((column) => `t.${column}`)) : selected.selectAll('t');
+  query = query.where('t.id', 'in', page);
+  for (const term of sort) query = query.orderBy(orderExpression(term, 't'));
+  return (await query.orderBy('t.id', tieBreak).execute()) as Array<Record<string, unknown>>;
 }
 
 /** How many live rows the predicate lets through. */
