@@ -89,6 +89,25 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
 export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Promise<WorksheetSchema> {
   const cached = (ctx.schemas.get(worksheetKey) ?? ctx.schemas.get(aliasKey(ctx.actor.appId, worksheetKey))) as WorksheetSchema | undefined;
   if (cached && cached.appId === ctx.actor.appId) return cached;
+  // Inside a transaction the schema may be the transaction's own, not yet everyone's: not shared.
+  if (ctx.db.isTransaction) return readSchema(ctx, worksheetKey);
+  // When an entry expires, every request in flight would read the schema again (three statements
+  // each); they share one read instead.
+  let inFlight = loadsInFlight.get(ctx.schemas);
+  if (!inFlight) loadsInFlight.set(ctx.schemas, (inFlight = new Map()));
+  const key = aliasKey(ctx.actor.appId, worksheetKey);
+  let load = inFlight.get(key);
+  if (!load) {
+    load = readSchema(ctx, worksheetKey).finally(() => inFlight.delete(key));
+    inFlight.set(key, load);
+  }
+  return load;
+}
+
+/** Schema reads in progress, per cache (one per app instance) and by application and key. */
+const loadsInFlight = new WeakMap<ServiceContext['schemas'], Map<string, Promise<WorksheetSchema>>>();
+
+async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<WorksheetSchema> {
   let worksheet = await repository.findWorksheet(ctx.db, worksheetKey);
   if (!worksheet) worksheet = await repository.findWorksheetByAlias(ctx.db, ctx.actor.appId, worksheetKey);
   if (!worksheet) throw new AppError(ErrorCode.WorksheetNotFound, 404, `worksheet "${worksheetKey}" does not exist`);
