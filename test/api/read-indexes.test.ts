@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { indexExists } from '../helpers/catalog.js';
 import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
 
 interface IndexOut {
@@ -23,14 +23,6 @@ async function indexesOf(ctx: ApiContext, sheet: Sheet): Promise<IndexOut[]> {
   const response = await ctx.call<{ indexes: IndexOut[] }>('GET', `/v3/app/worksheets/${sheet.id}`);
   expect(response.body.error_msg).toBe('');
   return response.body.data.indexes;
-}
-
-async function indexExists(ctx: ApiContext, name: string): Promise<boolean> {
-  const catalog =
-    ctx.engine === 'sqlite'
-      ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND name = ${name}`
-      : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE indexname = ${name}`;
-  return (await catalog.execute(ctx.database.db)).rows.length === 1;
 }
 
 describeApi('indexes for what lists ask', (ctx) => {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeApi } from '../helpers/api-harness.js';
+import { indexExists } from '../helpers/catalog.js';
 import { makeSheet, valueOf, type Sheet, type WireRecord } from '../helpers/record-fixtures.js';
 
 /** The record list: pages, totals, sorting, projection and the errors of its parameters. */
@@ -156,12 +156,7 @@ describeApi('records: list', (ctx) => {
     const indexName = `ix_${sheet.id}_${sheet.field.score}`;
     const worksheet = await ctx.call<{ indexes: Array<{ name: string; fields: string[]; unique: boolean }> }>('GET', `/v3/app/worksheets/${sheet.id}`);
     expect(worksheet.body.data.indexes).toContainEqual({ name: indexName, fields: [sheet.field.score], unique: false });
-    const catalog =
-      ctx.engine === 'sqlite'
-        ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name = ${indexName}`
-        : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE indexname = ${indexName}`;
-    const found = await catalog.execute(ctx.database.db);
-    expect(found.rows).toEqual([{ name: indexName }]);
+    expect(await indexExists(ctx, indexName)).toBe(true);
   });
 
   it('accepts an empty filter', async () => {
