@@ -21,7 +21,6 @@ export interface FieldMeta {
   required: boolean;
   isTitle: boolean;
   isUnique: boolean;
-  indexed: boolean;
   position: number;
   options: FieldOption[];
   config: Record<string, unknown>;

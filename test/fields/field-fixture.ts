@@ -21,7 +21,6 @@ export function fieldOf(code: string, config: Record<string, unknown> = {}, opti
     required: false,
     isTitle: false,
     isUnique: false,
-    indexed: false,
     position: 1,
     options,
     config,

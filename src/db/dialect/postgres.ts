@@ -56,7 +56,6 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     decode(_type, raw) {
       return raw === undefined ? null : raw;
     },
-    foldCase: (text) => sql<string>`lower(${text})`,
     likeFolded: (text, pattern) => sql<SqlBool>`lower(${text}) LIKE lower(${pattern}) ESCAPE '\\'`,
     equalsFolded: (text, value) => sql<SqlBool>`lower(${text}) = lower(${value})`,
     jsonArrayContainsAny: (column, values) => sql<SqlBool>`(${column} ?| ${values}::text[])`,

@@ -62,17 +62,12 @@ export interface SqlDialect {
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
   /**
-   * Folds text to lower case for case-insensitive matching, the same way for a column and for a
-   * parameter (so both sides of a comparison fold alike): Unicode, not only ASCII, on both engines.
-   */
-  foldCase(text: Expression<unknown>): RawBuilder<string>;
-  /**
-   * Whether `text`, case-folded as `foldCase` does, matches the LIKE `pattern` (escaped with `\`),
-   * also case-folded. The same rows as `foldCase(text) LIKE foldCase(pattern)`, by the fastest means
-   * the engine has.
+   * Whether `text` matches the LIKE `pattern` (escaped with `\`), both folded to lower case the
+   * same way on every engine: Unicode letters, not only ASCII, and as PostgreSQL's `lower()` does
+   * (SQLite gets a `tab_fold` function for it), by the fastest means the engine has.
    */
   likeFolded(text: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
-  /** Whether `text` equals `value`, both case-folded as `foldCase` does. */
+  /** Whether `text` equals `value`, both case-folded as in `likeFolded`. */
   equalsFolded(text: Expression<unknown>, value: string): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds at least one of `values` (strings). */
   jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;

@@ -138,7 +138,6 @@ export function createSqliteDialect(file: string): SqlDialect {
       if (type === 'json') return typeof raw === 'string' ? JSON.parse(raw) : raw;
       return raw;
     },
-    foldCase: (text) => sql<string>`tab_fold(${text})`,
     likeFolded: (text, pattern) =>
       isAscii(pattern)
         ? sql<SqlBool>`(${text} LIKE ${pattern} ESCAPE '\\' OR (${text} GLOB ${NON_ASCII} AND tab_fold(${text}) LIKE ${foldText(pattern)} ESCAPE '\\'))`

@@ -2,6 +2,7 @@ import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DateGranularity, SqlDialect, StoredDate } from '../../db/dialect/sql-dialect.js';
 import type { RowPredicate } from '../../query/index.js';
+import { sortExpression } from './sort-expression.js';
 
 /**
  * The SQL of pivots: one GROUP BY over a worksheet's live rows, computed by the engine. Groups
@@ -90,9 +91,7 @@ function groupedRows(db: Executor, query: PivotQuery) {
 function orderExpression(query: PivotQuery, order: PivotOrder) {
   const alias = sql.ref(`g.${order.target === 'dimension' ? 'd' : 'v'}${order.index}`);
   const optionOrder = order.target === 'dimension' ? query.dimensions[order.index].optionOrder : null;
-  if (!optionOrder) return sql`${alias} ${sql.raw(order.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`;
-  const positions = optionOrder.map((key, i) => sql`WHEN ${alias} = ${key} THEN ${sql.lit(i)}`);
-  return sql`CASE WHEN ${alias} IS NULL THEN -1 ${sql.join(positions, sql` `)} ELSE ${sql.lit(optionOrder.length)} END ${sql.raw(order.ascending ? 'ASC' : 'DESC')}`;
+  return sortExpression(alias, order.ascending, optionOrder);
 }
 
 /**

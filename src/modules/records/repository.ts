@@ -3,6 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
 import type { RowPredicate } from '../../query/index.js';
+import { sortExpression } from './sort-expression.js';
 
 /**
  * SQL over worksheet row tables. Tables and columns are named at run time (one table per
@@ -22,16 +23,9 @@ export interface SortTerm {
   optionOrder?: string[];
 }
 
-/**
- * The ORDER BY expression of one term, on the column as `qualifier.column` when given; option
- * positions are inlined, option keys are parameters.
- */
+/** The ORDER BY expression of one term, on the column as `qualifier.column` when given. */
 function orderExpression(term: SortTerm, qualifier?: string) {
-  const direction = sql.raw(term.ascending ? 'ASC' : 'DESC');
-  const column = sql.ref(qualifier ? `${qualifier}.${term.column}` : term.column);
-  if (!term.optionOrder) return sql`${column} ${sql.raw(term.ascending ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`;
-  const positions = term.optionOrder.map((key, i) => sql`WHEN ${column} = ${key} THEN ${sql.lit(i)}`);
-  return sql`CASE WHEN ${column} IS NULL THEN -1 ${sql.join(positions, sql` `)} ELSE ${sql.lit(term.optionOrder.length)} END ${direction}`;
+  return sortExpression(sql.ref(qualifier ? `${qualifier}.${term.column}` : term.column), term.ascending, term.optionOrder);
 }
 
 /**

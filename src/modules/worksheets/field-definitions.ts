@@ -86,7 +86,6 @@ export function defineField(input: FieldDefinitionInput, where: string, workshee
     required: input.required === true,
     isTitle: input.isTitle === true,
     isUnique: input.isUnique === true,
-    indexed: false,
     position,
     options: prepared.options,
     config: prepared.config,

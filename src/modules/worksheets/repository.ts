@@ -18,7 +18,6 @@ export function fieldFromRow(row: FieldRow): FieldMeta {
     required: row.required === 1,
     isTitle: row.is_title === 1,
     isUnique: row.is_unique === 1,
-    indexed: row.indexed === 1,
     position: row.position,
     options: JSON.parse(row.options),
     config: JSON.parse(row.config),
@@ -38,7 +37,8 @@ function fieldToRow(field: FieldMeta, createdAt: number): FieldRow {
     required: field.required ? 1 : 0,
     is_title: field.isTitle ? 1 : 0,
     is_unique: field.isUnique ? 1 : 0,
-    indexed: field.indexed ? 1 : 0,
+    // Read indexes are kept in row_indexes (migration 0002); this 0001 column is no longer used.
+    indexed: 0,
     position: field.position,
     options: JSON.stringify(field.options),
     config: JSON.stringify(field.config),
