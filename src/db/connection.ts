@@ -1,13 +1,16 @@
 import { Kysely } from 'kysely';
 import type { MetaSchema } from './schema.js';
+import { queryBuilderReader, type RowReader } from './row-reader.js';
 import type { SqlDialect } from './dialect/sql-dialect.js';
 import { createSqliteDialect } from './dialect/sqlite.js';
 import { createPostgresDialect } from './dialect/postgres.js';
 
-/** An open database: the typed query builder and the engine's dialect. */
+/** An open database: the typed query builder, the engine's dialect, and its fast read path. */
 export interface Database {
   db: Kysely<MetaSchema>;
   dialect: SqlDialect;
+  /** Reads of committed rows outside any transaction (record gets and lists). */
+  reader: RowReader;
   close(): Promise<void>;
 }
 
@@ -23,5 +26,14 @@ export function openDatabase(url: string): Database {
     ? createSqliteDialect(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''))
     : createPostgresDialect(url);
   const db = new Kysely<MetaSchema>({ dialect: dialect.kyselyDialect });
-  return { db, dialect, close: () => db.destroy() };
+  const reader = dialect.rows ?? queryBuilderReader(db as unknown as Kysely<unknown>);
+  return {
+    db,
+    dialect,
+    reader,
+    close: async () => {
+      await db.destroy();
+      await reader.close();
+    },
+  };
 }

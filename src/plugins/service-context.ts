@@ -25,6 +25,7 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     actor: actorOf(request),
     db: app.database.db,
     dialect: app.database.dialect,
+    reader: app.database.reader,
     now: app.clock,
     timeZone: app.config.timeZone,
     profile: app.config.apiProfile,

@@ -107,20 +107,31 @@ export function planFilter(scope: FilterScope, filter: unknown, path = 'filter')
   return { predicate: expression ? predicateOf(expression) : EVERY_ROW, indexable };
 }
 
-/** Most columns of an index chosen from a list's filter and sort. */
+/** Most key columns of an index chosen from a list's filter and sort, and most columns it carries after them. */
 const MAX_INDEX_COLUMNS = 4;
+const MAX_INCLUDED_COLUMNS = 3;
+
+/** An index's key columns in order, and the columns it carries after the key (tested on the entry, not ordered by). */
+export interface PlannedIndex {
+  key: string[];
+  include: string[];
+}
 
 /**
- * The index that would serve a list best, or an empty list: the filter's equality columns, then the
- * first sort column (so rows come out in order and the page stops early), or without a sort the
- * first range column. Columns the sort orders by something else than their value (option order)
- * cannot use an index: then only the equality columns.
- * @example indexFor({ equality: [status], range: [qty] }, price) // → [status, price]
+ * The index that would serve a list best (an empty key when none would): the filter's equality
+ * columns, then the first sort column (so rows come out in order and the page stops early), or
+ * without a sort the first range column; the other range columns are carried after the key, so
+ * that the rows they exclude are skipped on the index entry instead of being read. Columns the
+ * sort orders by something else than their value (option order) cannot use an index: then only
+ * the equality columns lead.
+ * @example indexFor({ equality: [status], range: [qty] }, price) // → { key: [status, price], include: [qty] }
  */
-export function indexFor(indexable: IndexableColumns, sortColumn: string | null): string[] {
-  const columns = indexable.equality.slice(0, MAX_INDEX_COLUMNS - 1);
-  // Sorting by the record id needs no index column: every read index ends with it.
+export function indexFor(indexable: IndexableColumns, sortColumn: string | null): PlannedIndex {
+  const key = indexable.equality.slice(0, MAX_INDEX_COLUMNS - 1);
+  // Sorting by the record id needs no index column: every read index holds it right after the key.
   const last = (sortColumn === 'id' ? null : sortColumn) ?? indexable.range[0];
-  if (last && !columns.includes(last)) columns.push(last);
-  return columns;
+  if (last && !key.includes(last)) key.push(last);
+  if (key.length === 0) return { key, include: [] };
+  const include = indexable.range.filter((column) => !key.includes(column)).slice(0, MAX_INCLUDED_COLUMNS);
+  return { key, include };
 }

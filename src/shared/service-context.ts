@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
+import type { RowReader } from '../db/row-reader.js';
 import type { Actor } from './actor.js';
 import type { ApiProfile } from './api-profile.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -14,6 +15,8 @@ export interface ServiceContext {
   actor: Actor;
   db: Executor;
   dialect: SqlDialect;
+  /** Reads of committed rows outside any transaction: record gets and lists (`db/row-reader.ts`). */
+  reader: RowReader;
   /** Epoch milliseconds now; a test may fix it. */
   now: () => number;
   timeZone: string;
@@ -23,5 +26,5 @@ export interface ServiceContext {
   /** Parsed worksheet schemas of this app instance. */
   schemas: SchemaCache<unknown>;
   /** Where reads ask for the indexes they would like; built in the background, never by the read. */
-  indexes: { request(index: { worksheetId: string; columns: string[] }): void; settle(worksheetId: string): Promise<void> };
+  indexes: { request(index: { worksheetId: string; columns: { key: string[]; include: string[] } }): void; settle(worksheetId: string): Promise<void> };
 }

@@ -6,6 +6,7 @@ import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
 interface IndexOut {
   name: string;
   fields: string[];
+  include?: string[];
   unique: boolean;
 }
 
@@ -41,12 +42,12 @@ describeApi('indexes for what lists ask', (ctx) => {
     expect(await indexesOf(ctx, sheet)).toEqual([{ name: `ux_${sheet.id}_${sheet.field.code}`, fields: [sheet.field.code], unique: true }]);
   });
 
-  it('a filtered, sorted list asks for (equality columns, sort column); its answer does not wait for it', async () => {
+  it('a filtered, sorted list asks for (equality columns, sort column) carrying the range columns; its answer does not wait for it', async () => {
     const response = await rows({ type: 'group', logic: 'AND', children: [cond('qty', 'gt', 5), cond('status', 'in', ['A'])] }, [{ field: 'price', isAsc: false }]);
     expect(response.body).toMatchObject({ error_code: 1, data: { total: 2 } });
     const indexes = await indexesOf(ctx, sheet);
     const composite = indexes.find((i) => i.fields.length === 2);
-    expect(composite).toMatchObject({ fields: [sheet.field.status, sheet.field.price], unique: false });
+    expect(composite).toEqual({ name: expect.any(String), fields: [sheet.field.status, sheet.field.price], include: [sheet.field.qty], unique: false });
     expect(await indexExists(ctx, composite!.name)).toBe(true);
   });
 
@@ -76,5 +77,22 @@ describeApi('indexes for what lists ask', (ctx) => {
     expect(changed.body.error_msg).toBe('');
     expect((await indexesOf(ctx, sheet)).some((i) => i.fields.includes(sheet.field.price))).toBe(false);
     expect(await indexExists(ctx, composite.name)).toBe(false);
+  });
+
+  it('removing a field an index only carries drops that index too', async () => {
+    const other = await makeSheet(ctx, 'Carried', FIELDS);
+    const listed = await ctx.call('POST', `/v3/app/worksheets/${other.id}/rows/list`, {
+      filter: { type: 'group', logic: 'AND', children: [cond('qty', 'gt', 5), cond('status', 'eq', 'A')] },
+      sorts: [{ field: 'price', isAsc: true }],
+      includeTotalCount: false,
+    });
+    expect(listed.body.error_msg).toBe('');
+    const covering = (await indexesOf(ctx, other)).find((i) => i.include?.includes(other.field.qty));
+    expect(covering).toMatchObject({ fields: [other.field.status, other.field.price] });
+    expect(await indexExists(ctx, covering!.name)).toBe(true);
+    const changed = await ctx.call('POST', `/v3/app/worksheets/${other.id}/structure`, { removeFields: ['qty'] });
+    expect(changed.body.error_msg).toBe('');
+    expect((await indexesOf(ctx, other)).some((i) => i.name === covering!.name)).toBe(false);
+    expect(await indexExists(ctx, covering!.name)).toBe(false);
   });
 });

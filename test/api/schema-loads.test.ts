@@ -22,6 +22,7 @@ describeApi('worksheet schema loads', (ctx) => {
       actor: { kind: 'appKey', appId: ctx.setup.app.appId, organizationId: ctx.setup.organizationId, keyId: 'k', readOnly: true, accountId: 'user-api' },
       db,
       dialect: ctx.database.dialect,
+      reader: ctx.database.reader,
       now: Date.now,
       timeZone: 'UTC',
       log: ctx.app.log,

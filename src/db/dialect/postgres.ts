@@ -1,5 +1,6 @@
 import { PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
+import { rowMaker } from '../row-reader.js';
 import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
@@ -40,6 +41,16 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
   return {
     label: `PostgreSQL (${parsed.host}${parsed.pathname}${schema ? `, schema ${schema}` : ''})`,
     kyselyDialect: new PostgresDialect({ pool }),
+    // Rows as arrays, made objects by one constructor per column list (see row-reader.ts). The pool
+    // is the query builder's: it is ended with it.
+    rows: {
+      read: async (text, values) => {
+        const result = await pool.query<unknown[]>({ text, values: values as unknown[], rowMode: 'array' });
+        const make = rowMaker(result.fields.map((field) => field.name));
+        return result.rows.map(make);
+      },
+      close: async () => undefined,
+    },
     maxParameters: 65535,
     // One fixed advisory-lock key for "Tabularium migrations", released at commit.
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,

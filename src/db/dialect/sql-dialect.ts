@@ -1,3 +1,4 @@
+import type { RowReader } from '../row-reader.js';
 import type { Dialect, Expression, RawBuilder, SqlBool } from 'kysely';
 
 /** The storage kinds a field type can ask for; each engine maps them to its own column type. */
@@ -25,6 +26,11 @@ export interface SqlDialect {
   readonly label: string;
   /** The Kysely dialect that talks to the engine. */
   readonly kyselyDialect: Dialect;
+  /**
+   * The engine's fast path for reads outside any transaction (`row-reader.ts`), or null where reads
+   * must go through the query builder's connection.
+   */
+  readonly rows: RowReader | null;
   /** The engine's column type for a logical type. */
   columnType(type: LogicalColumnType): string;
   /** A JS value (already validated) to the driver's parameter for that column type. */
@@ -51,7 +57,8 @@ export interface SqlDialect {
   /**
    * Refreshes the planner's statistics of a table after an index is added, or null where the
    * planner needs none. Without them PostgreSQL may prefer a full scan and sort over a new index
-   * until autovacuum gets round to the table.
+   * until autovacuum gets round to the table, and SQLite a range index over the covering one that
+   * serves the sort.
    */
   analyzeTableSql(table: string): string | null;
   /**

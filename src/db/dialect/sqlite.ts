@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql, SqliteDialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect, StoredDate } from './sql-dialect.js';
+import { createSqliteReader } from './sqlite-reader.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   text: 'TEXT',
@@ -21,13 +22,14 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * the most recent prepared statements by SQL text. DDL is never cached and empties the cache, so no
  * statement outlives a change of the tables it reads.
  */
-function withStatementCache(database: Database.Database) {
+function withStatementCache(database: Database.Database, onSchemaChange: () => void) {
   const cache = new Map<string, Database.Statement>();
   return {
     close: () => database.close(),
     prepare(text: string): Database.Statement {
       if (DDL.test(text)) {
         cache.clear();
+        onSchemaChange();
         return database.prepare(text);
       }
       const hit = cache.get(text);
@@ -99,8 +101,18 @@ function dayBucket(value: Expression<unknown>, granularity: DateGranularity, sto
   return buckets[granularity]();
 }
 
+/** The functions filters and pivots call, on every connection. */
+function registerFunctions(connection: Database.Database): void {
+  // SQLite's lower() folds ASCII only; PostgreSQL's folds Unicode. One JavaScript fold, code point by
+  // code point (no context rules such as a final sigma), makes filters match alike on both engines.
+  connection.function('tab_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text));
+  // SQLite has no time zone rules: the day of an instant in a zone other than UTC is computed here (pivot date buckets).
+  connection.function('tab_local_day', { deterministic: true }, localDay);
+}
+
 /**
- * The embedded engine: one SQLite file in WAL mode.
+ * The embedded engine: one SQLite file in WAL mode, written on one connection and read on a
+ * second, read-only one (`sqlite-reader.ts`).
  * @example createSqliteDialect('./data/tabularium.db')
  */
 export function createSqliteDialect(file: string): SqlDialect {
@@ -111,17 +123,22 @@ export function createSqliteDialect(file: string): SqlDialect {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   database.pragma('cache_size = -65536');
-  // SQLite's lower() folds ASCII only; PostgreSQL's folds Unicode. One JavaScript fold, code point by
-  // code point (no context rules such as a final sigma), makes filters match alike on both engines.
-  database.function('tab_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text));
-  // SQLite has no time zone rules: the day of an instant in a zone other than UTC is computed here (pivot date buckets).
-  database.function('tab_local_day', { deterministic: true }, localDay);
+  // The planner chooses among a table's read indexes by their statistics (without them, a range
+  // index can win over the covering one that serves the sort, at a hundred times the cost).
+  // ANALYZE samples this many entries per index, so that it costs milliseconds on any size.
+  database.pragma('analysis_limit = 1000');
+  // Statistics of tables that grew or shrank much since they were gathered are refreshed at start.
+  if (file !== ':memory:') database.pragma('optimize = 0x10002');
+  registerFunctions(database);
+  // An in-memory database has no second connection: its reads go through the query builder.
+  const reader = file === ':memory:' ? null : createSqliteReader(file, registerFunctions);
   return {
     label: `SQLite (${file})`,
-    kyselyDialect: new SqliteDialect({ database: withStatementCache(database) }),
+    kyselyDialect: new SqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }),
+    rows: reader,
     maxParameters: 32766,
     migrationLockSql: null,
-    analyzeTableSql: () => null,
+    analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     concurrentIndexBuild: false,
     rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',

@@ -1,5 +1,6 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import type { ReadRow, RowReader } from '../../db/row-reader.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
 import type { RowPredicate } from '../../query/index.js';
@@ -46,18 +47,31 @@ export async function insertRows(db: Executor, dialect: SqlDialect, table: strin
 }
 
 /**
- * Live rows by id that the predicate lets through, with all columns or the given ones. Kysely
- * builds the statement each time (so its parameters are always in its own order); its SQL text is
- * the same for every call of one shape, which is what the engine's statement cache keys on.
+ * Where reads of committed rows go: the query builder writes their SQL (it needs no connection for
+ * that), the engine's row reader runs it (`db/row-reader.ts`).
  */
-async function findLiveRows(db: Executor, table: string, ids: string[], columns: string[] | null, predicate: RowPredicate) {
-  let query = rows(db).selectFrom(table).where('id', 'in', ids).where('_deleted_at', 'is', null);
-  if (!predicate.everyRow) query = query.where(predicate.expression);
-  return (await (columns ? query.select(columns) : query.selectAll()).execute()) as Array<Record<string, unknown>>;
+export interface RowSource {
+  db: Executor;
+  reader: RowReader;
 }
 
-export async function findRow(db: Executor, table: string, id: string, columns: string[] | null, predicate: RowPredicate): Promise<Record<string, unknown> | undefined> {
-  return (await findLiveRows(db, table, [id], columns, predicate))[0];
+async function read(source: RowSource, query: Compilable): Promise<ReadRow[]> {
+  const { sql: text, parameters } = query.compile();
+  return source.reader.read(text, parameters);
+}
+
+/**
+ * One live row by id, with the given columns, if the predicate lets it through. Without a
+ * predicate (the usual get) the statement is the same for every id of a table, and its text is
+ * built once.
+ */
+export async function findRow(source: RowSource, dialect: SqlDialect, table: string, id: string, columns: string[], predicate: RowPredicate): Promise<ReadRow | undefined> {
+  const query = () => rows(source.db).selectFrom(table).select(columns).where('id', '=', id).where('_deleted_at', 'is', null);
+  if (predicate.everyRow) {
+    const text = cachedSqlText(dialect, `find-row|${table}|${columns.join(',')}`, () => query().compile().sql);
+    return (await source.reader.read(text, [id]))[0];
+  }
+  return (await read(source, query().where(predicate.expression)))[0];
 }
 
 /** Updates live rows; returns the ids that were updated. */
@@ -97,31 +111,32 @@ export async function hardDeleteRows(db: Executor, table: string, ids: string[])
  * then only those rows are read and put in order again, which costs a sort of one page.
  */
 export async function listRows(
-  db: Executor,
+  source: RowSource,
   table: string,
-  columns: string[] | null,
+  columns: string[],
   predicate: RowPredicate,
   sort: SortTerm[],
   limit: number,
   offset: number,
-): Promise<Array<Record<string, unknown>>> {
+): Promise<ReadRow[]> {
   const tieBreak = sort.length > 0 && !sort[sort.length - 1].ascending ? 'desc' : 'asc';
-  let page = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+  let page = rows(source.db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
   if (!predicate.everyRow) page = page.where(predicate.expression);
   for (const term of sort) page = page.orderBy(orderExpression(term));
   page = page.orderBy('id', tieBreak).limit(limit).offset(offset);
-  const selected = rows(db).selectFrom(`${table} as t`);
-  let query = columns ? selected.select(columns.map((column) => `t.${column}`)) : selected.selectAll('t');
-  query = query.where('t.id', 'in', page);
+  let query = rows(source.db)
+    .selectFrom(`${table} as t`)
+    .select(columns.map((column) => `t.${column}`))
+    .where('t.id', 'in', page);
   for (const term of sort) query = query.orderBy(orderExpression(term, 't'));
-  return (await query.orderBy('t.id', tieBreak).execute()) as Array<Record<string, unknown>>;
+  return read(source, query.orderBy('t.id', tieBreak));
 }
 
 /** How many live rows the predicate lets through. */
-export async function countRows(db: Executor, table: string, predicate: RowPredicate): Promise<number> {
-  let query = rows(db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where('_deleted_at', 'is', null);
+export async function countRows(source: RowSource, table: string, predicate: RowPredicate): Promise<number> {
+  let query = rows(source.db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where('_deleted_at', 'is', null);
   if (!predicate.everyRow) query = query.where(predicate.expression);
-  return Number((await query.executeTakeFirst())?.total ?? 0);
+  return Number((await read(source, query))[0]?.total ?? 0);
 }
 
 /** Reserves `count` consecutive auto numbers of a field; returns the first. */

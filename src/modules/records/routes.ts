@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../shared/envelope.js';
 import { responses } from '../../shared/wire-schemas.js';
 import { serviceContext } from '../../plugins/service-context.js';
+import { chunkedRowsSerializer } from '../../plugins/chunked-rows-serializer.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 import * as pivotSchemas from './pivot-schemas.js';
@@ -14,6 +15,7 @@ const tags = ['Records'];
 export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/:worksheet_id/rows/list', {
     config: { access: 'read' },
+    serializerCompiler: chunkedRowsSerializer(schemas.RecordItem),
     schema: { tags, summary: 'List records: paged, sorted, projected', params: schemas.WorksheetParams, body: schemas.ListBody, response: responses(schemas.RecordPage) },
     handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {})),
   });

@@ -75,8 +75,8 @@ function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldM
   return projected.size === 0 ? null : [...projected.values()];
 }
 
-function selectColumns(fields: FieldMeta[], projected: boolean): string[] | null {
-  if (!projected) return null;
+/** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
+function selectColumns(fields: FieldMeta[]): string[] {
   return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', ...fields.map((f) => f.id)];
 }
 
@@ -137,7 +137,7 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
   const schema = await loadSchema(ctx, worksheetKey);
   const fields = readableFields(schema, null);
-  const row = await repository.findRow(ctx.db, schema.table, rowId, null, EVERY_ROW);
+  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), EVERY_ROW);
   if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
   return record;
@@ -277,8 +277,8 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   // lets the count read index entries alone, where the sort's index would read every row.
   if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
   const [raw, total] = await Promise.all([
-    repository.listRows(ctx.db, schema.table, selectColumns(fields, projected !== null), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
-    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx.db, schema.table, predicate),
+    repository.listRows(ctx, schema.table, selectColumns(fields), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
+    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx, schema.table, predicate),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {

@@ -3,12 +3,12 @@ import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { createReadIndex, dropReadIndex } from './row-table-ddl.js';
 import * as repository from './repository.js';
-import { readIndexKey, readIndexName } from './worksheet-schema.js';
+import { readIndexKey, readIndexName, type ReadIndexColumns } from './worksheet-schema.js';
 
-/** A read index a list would have liked: on these columns of the worksheet's row table, in order. */
+/** A read index a list would have liked: on these columns of the worksheet's row table. */
 export interface IndexRequest {
   worksheetId: string;
-  columns: string[];
+  columns: ReadIndexColumns;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface IndexRequest {
  * repeated after a restart, cost nothing more. A built index is recorded in `row_indexes` and the
  * worksheet's cached schema is dropped (`onBuilt`), so the next read knows it exists.
  *
- * @example builder.request({ worksheetId, columns: [statusId, priceId] }); await builder.idle();
+ * @example builder.request({ worksheetId, columns: { key: [statusId, priceId], include: [] } }); await builder.idle();
  */
 export class IndexBuilder {
   private readonly pending = new Map<string, IndexRequest>();

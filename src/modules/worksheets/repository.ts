@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { fieldTypeOf } from '../../fields/registry.js';
-import { readIndexKey, rowTableName, type WorksheetSchema } from './worksheet-schema.js';
+import { readIndexKey, rowTableName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 type WorksheetRow = Selectable<MetaSchema['worksheets']>;
 type FieldRow = Selectable<MetaSchema['fields']>;
@@ -47,7 +47,7 @@ function fieldToRow(field: FieldMeta, createdAt: number): FieldRow {
   };
 }
 
-export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[], readIndexColumns: string[][]): WorksheetSchema {
+export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[], readIndexColumns: ReadIndexColumns[]): WorksheetSchema {
   const fields = fieldRows.map(fieldFromRow).sort((a, b) => a.position - b.position);
   const byKey = new Map<string, FieldMeta>();
   for (const field of fields) {
@@ -118,17 +118,23 @@ export async function deleteFields(db: Executor, ids: string[]): Promise<void> {
   await db.deleteFrom('fields').where('id', 'in', ids).execute();
 }
 
-/** The columns of every read index of a worksheet, in order. */
-export async function loadReadIndexes(db: Executor, worksheetId: string): Promise<Array<{ name: string; columns: string[] }>> {
-  const rows = await db.selectFrom('row_indexes').select(['name', 'columns']).where('worksheet_id', '=', worksheetId).orderBy('created_at').orderBy('name').execute();
-  return rows.map((r) => ({ name: r.name, columns: JSON.parse(r.columns) as string[] }));
+/** Every read index of a worksheet, oldest first. */
+export async function loadReadIndexes(db: Executor, worksheetId: string): Promise<Array<{ name: string } & ReadIndexColumns>> {
+  const rows = await db
+    .selectFrom('row_indexes')
+    .select(['name', 'columns', 'included'])
+    .where('worksheet_id', '=', worksheetId)
+    .orderBy('created_at')
+    .orderBy('name')
+    .execute();
+  return rows.map((r) => ({ name: r.name, key: JSON.parse(r.columns) as string[], include: JSON.parse(r.included) as string[] }));
 }
 
 /** Records a built read index; a second process recording the same one changes nothing. */
-export async function insertReadIndex(db: Executor, row: { name: string; worksheetId: string; columns: string[]; createdAt: number }): Promise<void> {
+export async function insertReadIndex(db: Executor, row: { name: string; worksheetId: string; columns: ReadIndexColumns; createdAt: number }): Promise<void> {
   await db
     .insertInto('row_indexes')
-    .values({ name: row.name, worksheet_id: row.worksheetId, columns: JSON.stringify(row.columns), created_at: row.createdAt })
+    .values({ name: row.name, worksheet_id: row.worksheetId, columns: JSON.stringify(row.columns.key), included: JSON.stringify(row.columns.include), created_at: row.createdAt })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta } from '../../fields/field-type.js';
-import { readIndexName, rowTableName, sortIndexName, uniqueIndexName } from './worksheet-schema.js';
+import { readIndexName, rowTableName, sortIndexName, uniqueIndexName, type ReadIndexColumns } from './worksheet-schema.js';
 
 /**
  * The DDL of worksheet row tables. It always runs inside the transaction that changes the
@@ -61,16 +61,19 @@ export async function dropUniqueIndex(db: Executor, worksheetId: string, column:
 
 /**
  * A read index: the filter's equality columns and then the sort (or range) column, with `id` to
- * break ties so that pages are stable, and `_deleted_at`, so that finding a deep page of an unfiltered
- * sort reads the index alone (a covering scan), never the rows it skips. Built outside any
- * transaction by the index builder, concurrently where the engine can.
+ * break ties so that pages are stable, then the included columns (range columns the filter tests on
+ * the index entry) and `_deleted_at`, so that finding a page reads the index alone (a covering scan),
+ * never the rows it skips or filters out. Built outside any transaction by the index builder,
+ * concurrently where the engine can; the engine's statistics are refreshed after, so that its
+ * planner knows which of several indexes serves a query best.
  */
-export async function createReadIndex(db: Executor, dialect: SqlDialect, worksheetId: string, columns: readonly string[]): Promise<void> {
+export async function createReadIndex(db: Executor, dialect: SqlDialect, worksheetId: string, columns: ReadIndexColumns): Promise<void> {
   const nulls = sql.raw(dialect.indexNullsFirst);
   const concurrently = sql.raw(dialect.concurrentIndexBuild ? ' CONCURRENTLY' : '');
-  const keyColumns = columns.map((column) => sql`${sql.id(column)}${nulls}`);
+  const keyColumns = columns.key.map((column) => sql`${sql.id(column)}${nulls}`);
+  const included = columns.include.map((column) => sql`${sql.id(column)}, `);
   const table = rowTableName(worksheetId);
-  await sql`CREATE INDEX${concurrently} IF NOT EXISTS ${sql.id(readIndexName(worksheetId, columns))} ON ${sql.table(table)} (${sql.join(keyColumns)}, id, _deleted_at)`.execute(db);
+  await sql`CREATE INDEX${concurrently} IF NOT EXISTS ${sql.id(readIndexName(worksheetId, columns))} ON ${sql.table(table)} (${sql.join(keyColumns)}, id, ${sql.join(included, sql``)}_deleted_at)`.execute(db);
   const analyze = dialect.analyzeTableSql(table);
   if (analyze) await sql.raw(analyze).execute(db);
 }

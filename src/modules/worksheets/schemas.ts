@@ -99,6 +99,7 @@ export const WorksheetOut = Type.Object({
     Type.Object({
       name: Type.String(),
       fields: Type.Array(Type.String(), { description: 'Field ids, or system fields (rowid, _createdAt, …), in index order' }),
+      include: Type.Optional(Type.Array(Type.String(), { description: 'Fields the index carries after its key, so that filters on them read the index alone' })),
       unique: Type.Boolean(),
     }),
     { description: 'Indexes on the records: unique fields, and those built for the sorts and filters lists asked for' },

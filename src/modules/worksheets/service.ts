@@ -11,7 +11,7 @@ import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDe
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
-import { readIndexKey, uniqueIndexName, type WorksheetSchema } from './worksheet-schema.js';
+import { readIndexKey, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
   name: string;
@@ -115,7 +115,7 @@ async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<Wo
     throw new AppError(ErrorCode.WorksheetNotInApp, 404, `worksheet "${worksheetKey}" is not in this application`);
   }
   const [fieldRows, readIndexes] = await Promise.all([repository.loadFields(ctx.db, worksheet.id), repository.loadReadIndexes(ctx.db, worksheet.id)]);
-  const schema = repository.buildSchema(worksheet, fieldRows, readIndexes.map((i) => i.columns));
+  const schema = repository.buildSchema(worksheet, fieldRows, readIndexes);
   ctx.schemas.set(worksheet.id, schema);
   if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema);
   return schema;
@@ -187,7 +187,8 @@ async function listIndexes(ctx: ServiceContext, schema: WorksheetSchema) {
   const unique = schema.fields.filter((f) => f.isUnique).map((f) => ({ name: uniqueIndexName(schema.id, f.id), fields: [f.id], unique: true }));
   const read = (await repository.loadReadIndexes(ctx.db, schema.id)).map((index) => ({
     name: index.name,
-    fields: index.columns.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column),
+    fields: index.key.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column),
+    ...(index.include.length === 0 ? {} : { include: index.include.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column) }),
     unique: false,
   }));
   return [...unique, ...read];
@@ -241,7 +242,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));
-    const covering = (await repository.loadReadIndexes(trx, schema.id)).filter((index) => index.columns.some((column) => removedIds.has(column)));
+    const covering = (await repository.loadReadIndexes(trx, schema.id)).filter((index) => [...index.key, ...index.include].some((column) => removedIds.has(column)));
     for (const index of covering) await ddl.dropReadIndex(trx, index.name);
     await repository.deleteReadIndexes(trx, covering.map((index) => index.name));
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
@@ -286,8 +287,8 @@ export const MAX_READ_INDEXES = 16;
  * as it may get). Never runs DDL itself: the read that asks is served without the index, and the
  * index builder makes it in the background.
  */
-export function requestReadIndex(ctx: ServiceContext, schema: WorksheetSchema, columns: string[]): void {
-  if (columns.length === 0 || schema.readIndexes.has(readIndexKey(columns)) || schema.readIndexes.size >= MAX_READ_INDEXES) return;
+export function requestReadIndex(ctx: ServiceContext, schema: WorksheetSchema, columns: ReadIndexColumns): void {
+  if (columns.key.length === 0 || schema.readIndexes.has(readIndexKey(columns)) || schema.readIndexes.size >= MAX_READ_INDEXES) return;
   ctx.indexes.request({ worksheetId: schema.id, columns });
 }
 

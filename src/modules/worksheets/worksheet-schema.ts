@@ -38,17 +38,28 @@ export function sortIndexName(worksheetId: string, column: string): string {
   return `ix_${worksheetId}_${column.replace(/^_/, 's_')}`;
 }
 
-/** How a read index is known by its columns, in order. */
-export function readIndexKey(columns: readonly string[]): string {
-  return columns.join(',');
+/**
+ * The columns of a read index: its key, in order, then `id` (ties), then the included columns,
+ * which the index carries so that a filter can test them on index entries without reading the row.
+ * @example { key: [statusId, priceId], include: [quantityId] } // status = ? AND quantity > ? ORDER BY price
+ */
+export interface ReadIndexColumns {
+  key: string[];
+  include: string[];
+}
+
+/** How a read index is known by its columns, in order: `a,b` or `a,b+c` with included columns. */
+export function readIndexKey(columns: ReadIndexColumns): string {
+  const key = columns.key.join(',');
+  return columns.include.length === 0 ? key : `${key}+${columns.include.join(',')}`;
 }
 
 /**
- * The name of a read index: a single column keeps the sort index's name; several get a hash of
- * their list, as names are limited (63 bytes on PostgreSQL) and must be the same in every process.
+ * The name of a read index: a single key column without included ones keeps the sort index's name;
+ * others get a hash of their key, as names are limited (63 bytes on PostgreSQL) and must be the
+ * same in every process.
  */
-export function readIndexName(worksheetId: string, columns: readonly string[]): string {
-  if (columns.length === 1) return sortIndexName(worksheetId, columns[0]);
+export function readIndexName(worksheetId: string, columns: ReadIndexColumns): string {
+  if (columns.key.length === 1 && columns.include.length === 0) return sortIndexName(worksheetId, columns.key[0]);
   return `ix_${worksheetId}_c${createHash('sha1').update(readIndexKey(columns)).digest('hex').slice(0, 12)}`;
 }
-
