@@ -48,16 +48,18 @@ function withStatementCache(database: Database.Database, onSchemaChange: () => v
 
 /**
  * Folding every value with a JavaScript function costs a call per row. SQLite's own LIKE and NOCASE
- * fold ASCII letters exactly as `tab_fold` does, so for an ASCII pattern they decide every row
- * that is ASCII itself; only rows holding other characters (found by GLOB, in C) need `tab_fold`.
- * A native match always is a folded match too (the matched text is ASCII), so the OR gives exactly
- * the rows of `tab_fold(text) LIKE tab_fold(pattern)`.
+ * fold ASCII letters exactly as `tab_fold` does, and leave every other character as it is. For an
+ * ASCII pattern the other characters of a text can only meet its wildcards, which match them
+ * alike folded or not, unless they fold to an ASCII letter: of all Unicode, only U+0130 (İ, to i)
+ * and U+212A (the Kelvin sign, to k) do. So only rows holding one of those two (found by GLOB, in C)
+ * need `tab_fold`, and the OR gives exactly the rows of `tab_fold(text) LIKE tab_fold(pattern)`
+ * (test/unit/sqlite-folding.test.ts checks this against every code point).
  */
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }
-const NON_ASCII = '*[^\x01-\x7f]*';
+const FOLDS_TO_ASCII = '*[\u0130\u212a]*';
 
 function foldText(text: string): string {
   let folded = '';
@@ -157,11 +159,11 @@ export function createSqliteDialect(file: string): SqlDialect {
     },
     likeFolded: (text, pattern) =>
       isAscii(pattern)
-        ? sql<SqlBool>`(${text} LIKE ${pattern} ESCAPE '\\' OR (${text} GLOB ${NON_ASCII} AND tab_fold(${text}) LIKE ${foldText(pattern)} ESCAPE '\\'))`
+        ? sql<SqlBool>`(${text} LIKE ${pattern} ESCAPE '\\' OR (${text} GLOB ${FOLDS_TO_ASCII} AND tab_fold(${text}) LIKE ${foldText(pattern)} ESCAPE '\\'))`
         : sql<SqlBool>`tab_fold(${text}) LIKE ${foldText(pattern)} ESCAPE '\\'`,
     equalsFolded: (text, value) =>
       isAscii(value)
-        ? sql<SqlBool>`(${text} = ${value} COLLATE NOCASE OR (${text} GLOB ${NON_ASCII} AND tab_fold(${text}) = ${foldText(value)}))`
+        ? sql<SqlBool>`(${text} = ${value} COLLATE NOCASE OR (${text} GLOB ${FOLDS_TO_ASCII} AND tab_fold(${text}) = ${foldText(value)}))`
         : sql<SqlBool>`tab_fold(${text}) = ${foldText(value)}`,
     jsonArrayContainsAny: (column, values) =>
       sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)}))`,

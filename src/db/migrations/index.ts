@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as rowIndexes from './0002-row-indexes.js';
 import * as coveringReadIndexes from './0003-covering-read-indexes.js';
+import * as rowChanges from './0004-row-changes.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-row-indexes': rowIndexes,
   '0003-covering-read-indexes': coveringReadIndexes,
+  '0004-row-changes': rowChanges,
 };

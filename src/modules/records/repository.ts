@@ -132,11 +132,16 @@ export async function listRows(
   return read(source, query.orderBy('t.id', tieBreak));
 }
 
-/** How many live rows the predicate lets through. */
-export async function countRows(source: RowSource, table: string, predicate: RowPredicate): Promise<number> {
+/** The statement that counts the live rows the predicate lets through, and its parameters. */
+export function countStatement(source: RowSource, table: string, predicate: RowPredicate): { sql: string; parameters: readonly unknown[] } {
   let query = rows(source.db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where('_deleted_at', 'is', null);
   if (!predicate.everyRow) query = query.where(predicate.expression);
-  return Number((await read(source, query))[0]?.total ?? 0);
+  return query.compile();
+}
+
+/** How many live rows a statement of `countStatement` finds. */
+export async function countRows(source: RowSource, statement: { sql: string; parameters: readonly unknown[] }): Promise<number> {
+  return Number((await source.reader.read(statement.sql, statement.parameters))[0]?.total ?? 0);
 }
 
 /** Reserves `count` consecutive auto numbers of a field; returns the first. */

@@ -1,28 +1,30 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
+import type { RowReader } from '../../db/row-reader.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
 
 /**
- * Live-row counts of worksheets, kept in the same transaction as every insert and delete, so
- * that an unfiltered list's `total` is a read of a few rows instead of a count over the table.
- * Each change goes to one of SHARDS rows picked at random; concurrent writers on PostgreSQL then
- * rarely wait for the same row lock, and the count is the sum of the shards. Both statements run
- * on every write or list, so their SQL text is built once.
+ * Live-row counts and change counts of worksheets, kept in the same transaction as every write to
+ * their records, so that an unfiltered list's `total` is a read of a few rows instead of a count
+ * over the table, and the sum of the change counts is a version of the records (see
+ * `filtered-totals.ts`). Each write goes to one of SHARDS rows picked at random; concurrent writers
+ * on PostgreSQL then rarely wait for the same row lock, and the figures are sums over the shards.
+ * The statements run on every write or list, so their SQL text is built once.
  */
 const SHARDS = 8;
 
-export async function adjustRowCount(db: Executor, dialect: SqlDialect, worksheetId: string, delta: number): Promise<void> {
-  if (delta === 0) return;
+/** Records one write to a worksheet's records that changed the number of live ones by `liveDelta`. */
+export async function noteRowChanges(db: Executor, dialect: SqlDialect, worksheetId: string, liveDelta: number): Promise<void> {
   const shard = Math.floor(Math.random() * SHARDS);
-  const text = cachedSqlText(dialect, 'row-counts|adjust', () =>
+  const text = cachedSqlText(dialect, 'row-counts|note', () =>
     db
       .insertInto('row_counts')
-      .values({ worksheet_id: worksheetId, shard, live: delta })
-      .onConflict((oc) => oc.columns(['worksheet_id', 'shard']).doUpdateSet({ live: sql`row_counts.live + excluded.live` }))
+      .values({ worksheet_id: worksheetId, shard, live: liveDelta, changes: 1 })
+      .onConflict((oc) => oc.columns(['worksheet_id', 'shard']).doUpdateSet({ live: sql`row_counts.live + excluded.live`, changes: sql`row_counts.changes + 1` }))
       .compile().sql,
   );
-  await db.executeQuery(CompiledQuery.raw(text, [worksheetId, shard, delta]));
+  await db.executeQuery(CompiledQuery.raw(text, [worksheetId, shard, liveDelta, 1]));
 }
 
 export async function liveRowCount(db: Executor, dialect: SqlDialect, worksheetId: string): Promise<number> {
@@ -35,4 +37,17 @@ export async function liveRowCount(db: Executor, dialect: SqlDialect, worksheetI
   );
   const result = await db.executeQuery<{ total: number | null }>(CompiledQuery.raw(text, [worksheetId]));
   return Number(result.rows[0]?.total ?? 0);
+}
+
+/** How many writes a worksheet's records have had: it rises with every committed write, never falls. */
+export async function recordsVersion(db: Executor, reader: RowReader, dialect: SqlDialect, worksheetId: string): Promise<number> {
+  const text = cachedSqlText(dialect, 'row-counts|version', () =>
+    db
+      .selectFrom('row_counts')
+      .select((eb) => eb.fn.sum<number>('changes').as('version'))
+      .where('worksheet_id', '=', worksheetId)
+      .compile().sql,
+  );
+  const rows = await reader.read(text, [worksheetId]);
+  return Number(rows[0]?.version ?? 0);
 }

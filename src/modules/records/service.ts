@@ -9,8 +9,9 @@ import { recordsMarkdown } from './record-markdown.js';
 import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, type FilterScope } from '../../query/index.js';
-import { adjustRowCount, liveRowCount } from './row-counts.js';
+import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, type FilterScope, type RowPredicate } from '../../query/index.js';
+import { liveRowCount, noteRowChanges, recordsVersion } from './row-counts.js';
+import { filteredTotal } from './filtered-totals.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
 
@@ -112,7 +113,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
       return record;
     });
     await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
-    await adjustRowCount(trx, ctx.dialect, schema.id, records.length);
+    await noteRowChanges(trx, ctx.dialect, schema.id, records.length);
   });
   return ids;
 }
@@ -153,6 +154,7 @@ async function applyUpdates(ctx: ServiceContext, schema: WorksheetSchema, update
       const changes = { ...toColumns(ctx, schema, update.values), _updated_by: ctx.actor.accountId, _updated_at: now };
       changed.push(...(await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, changes))));
     }
+    if (changed.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, 0);
     return changed;
   });
 }
@@ -205,11 +207,11 @@ async function removeRows(ctx: ServiceContext, schema: WorksheetSchema, ids: str
   return inTransaction(ctx.db, async (trx) => {
     if (permanent) {
       const { existed, live } = await repository.hardDeleteRows(trx, schema.table, ids);
-      await adjustRowCount(trx, ctx.dialect, schema.id, -live);
+      if (existed.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, -live);
       return existed;
     }
     const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
-    await adjustRowCount(trx, ctx.dialect, schema.id, -deleted.length);
+    if (deleted.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, -deleted.length);
     return deleted;
   });
 }
@@ -278,7 +280,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
   const [raw, total] = await Promise.all([
     repository.listRows(ctx, schema.table, selectColumns(fields), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
-    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : repository.countRows(ctx, schema.table, predicate),
+    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : countFiltered(ctx, schema, predicate),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {
@@ -287,6 +289,13 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
     return { rows: recordsMarkdown(fields, rows, systemFields), ...page };
   }
   return { rows: await presentRows(ctx, fields, raw, rowShapeFor(ctx.profile, input)), ...page };
+}
+
+/** The total of a filtered list: counted once per version of the records (`filtered-totals.ts`). */
+async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate): Promise<number> {
+  const statement = repository.countStatement(ctx, schema.table, predicate);
+  const version = await recordsVersion(ctx.db, ctx.reader, ctx.dialect, schema.id);
+  return filteredTotal(schema, `${statement.sql}\u0000${JSON.stringify(statement.parameters)}`, version, () => repository.countRows(ctx, statement));
 }
 
 /** What a filter of this request is compiled in. */
