@@ -102,7 +102,7 @@ export interface FieldType {
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
    * `belongsto` a province or city).
    */
-  filterKind?: 'presence' | 'region';
+  filterKind?: 'presence' | 'region' | 'department';
   /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.

@@ -5,7 +5,7 @@ import { multipleChoiceConditions, singleChoiceConditions } from './conditions/c
 import { dateConditions, dateTimeConditions, timeConditions } from './conditions/dates.js';
 import { numberConditions } from './conditions/number.js';
 import { checkboxConditions, noConditions, presenceConditions } from './conditions/presence.js';
-import { referenceConditions, singleIdConditions } from './conditions/references.js';
+import { departmentConditions, referenceConditions, singleIdConditions } from './conditions/references.js';
 import { regionConditions } from './conditions/regions.js';
 import { textConditions } from './conditions/text.js';
 
@@ -27,6 +27,7 @@ const CONDITIONS_BY_KIND: Record<FieldType['valueKind'], (column: LogicalColumnT
 const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, ConditionKind> = {
   presence: presenceConditions,
   region: regionConditions,
+  department: departmentConditions,
 };
 
 /** The conditions a worksheet field takes, as its type declares them. */

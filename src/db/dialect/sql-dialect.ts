@@ -78,6 +78,8 @@ export interface SqlDialect {
   equalsFolded(text: Expression<unknown>, value: string): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds at least one of `values` (strings). */
   jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
+  /** Whether a JSON array column holds at least one of the strings a subquery selects. */
+  jsonArrayContainsAnyOf(column: Expression<unknown>, subquery: Expression<unknown>): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds every one of `values` (strings). */
   jsonArrayContainsAll(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
   /**

@@ -13,12 +13,14 @@ export function referenceKind(spec: {
   name: string;
   kind: ReferenceKind;
   idKey: string;
+  filterKind?: FieldType['filterKind'];
   present: (id: string, refs: ResolvedReferences) => Record<string, unknown>;
 }): FieldType {
   return defineFieldType({
     code: spec.code,
     name: spec.name,
     valueKind: 'reference',
+    ...(spec.filterKind ? { filterKind: spec.filterKind } : {}),
     column: 'json',
     availability: 'ready',
     prepare(draft) {

@@ -6,5 +6,7 @@ export const department = referenceKind({
   name: 'Department',
   kind: 'department',
   idKey: 'id',
+  // belongsto / notbelongsto: a department or one below it.
+  filterKind: 'department',
   present: (id, refs) => ({ id, name: refs.departments.get(id)?.name ?? '' }),
 });

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { AppError } from '../../shared/app-error.js';
-import { operandList, type ConditionInput } from './condition-kind.js';
+import { operandList, orEmpty, type ConditionInput, type ConditionKind, type OperatorCompiler } from './condition-kind.js';
 import { holdsConditions, oneOfConditions } from './membership.js';
 
 /** `user-self` is the caller; the other pseudo-users (`user-api`, `user-workflow`) are ids as they are. */
@@ -19,3 +20,26 @@ export const referenceConditions = holdsConditions(ids);
 
 /** One id in a text column: the record id, and the creator, updater and owner system fields. */
 export const singleIdConditions = oneOfConditions(ids);
+
+/**
+ * The named departments and every department below them, found by walking `parent_id` down in the
+ * database (UNION, not UNION ALL: a cycle in the tree ends the walk instead of looping).
+ */
+function departmentsWithin(input: ConditionInput) {
+  return sql`WITH RECURSIVE within_departments(id) AS (SELECT id FROM departments WHERE id IN (${sql.join(ids(input))}) UNION SELECT below.id FROM departments below JOIN within_departments ON below.parent_id = within_departments.id) SELECT id FROM within_departments`;
+}
+
+const holdsDepartmentWithin: OperatorCompiler = (input) => input.dialect.jsonArrayContainsAnyOf(input.column, departmentsWithin(input));
+
+/**
+ * Departments in fields: as members, plus `belongsto` (holds one of the named departments or one
+ * below them) and `notbelongsto` (holds none of them; empty values included).
+ */
+export const departmentConditions: ConditionKind = {
+  ...referenceConditions,
+  operators: {
+    ...referenceConditions.operators,
+    belongsto: holdsDepartmentWithin,
+    notbelongsto: (input) => orEmpty(input.column, holdsDepartmentWithin(input)),
+  },
+};
