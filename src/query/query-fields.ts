@@ -51,6 +51,7 @@ const UPDATED_AT: SystemColumn = { name: 'updated at', column: '_updated_at', co
 const CREATED_BY: SystemColumn = { name: 'created by', column: '_created_by', columnType: 'text', kind: singleIdConditions };
 const UPDATED_BY: SystemColumn = { name: 'updated by', column: '_updated_by', columnType: 'text', kind: singleIdConditions };
 const OWNER: SystemColumn = { name: 'owner', column: '_owner', columnType: 'text', kind: singleIdConditions };
+const RECORD_NUMBER: SystemColumn = { name: 'autoid', column: '_autoid', columnType: 'integer', kind: numberConditions };
 
 /** System fields under their V3 names and the V2 names clients still send. */
 const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
@@ -67,6 +68,7 @@ const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
   ['uaid', UPDATED_BY],
   ['_owner', OWNER],
   ['ownerid', OWNER],
+  ['autoid', RECORD_NUMBER],
 ]);
 
 /** A system field by any of its names, or undefined. */

@@ -150,8 +150,8 @@ describeApi(
       expect(page.body).toMatchObject({ success: true, error_code: 1, error_msg: '' });
       expect(page.body.data.total).toBe(1);
       const [row] = page.body.data.rows;
-      expect(Object.keys(row).sort()).toEqual(['id', 'rowId', ...SYSTEM_KEYS, ...fields.map((f) => f.id)].sort());
-      expect(row).toMatchObject({ id: rowId, rowId, [product]: 'Router reset tool', [price]: '9.99' });
+      expect(Object.keys(row).sort()).toEqual(['id', 'rowId', 'autoid', ...SYSTEM_KEYS, ...fields.map((f) => f.id)].sort());
+      expect(row).toMatchObject({ id: rowId, rowId, autoid: 1, [product]: 'Router reset tool', [price]: '9.99' });
       expect(typeof row._createdAt).toBe('string');
       expect(typeof row._updatedAt).toBe('string');
       for (const key of ['_createdBy', '_updatedBy', '_owner']) expect(Object.keys(row[key] as object).sort()).toEqual(USER_KEYS);

@@ -80,7 +80,7 @@ describeApi('record shapes (spec profile)', (ctx) => {
     for (const useFieldIdAsKey of [true, 'true']) {
       const page = await list<FlatRow[]>({ useFieldIdAsKey, includeSystemFields: true, fields: ['title', 'amount'] });
       const [first] = page.body.data.rows;
-      expect(Object.keys(first).sort()).toEqual(['id', 'rowId', sheet.field.title, sheet.field.amount, ...SYSTEM_KEYS].sort());
+      expect(Object.keys(first).sort()).toEqual(['id', 'rowId', 'autoid', sheet.field.title, sheet.field.amount, ...SYSTEM_KEYS].sort());
       expect(first).toMatchObject({ [sheet.field.title]: 'ACME｜Corp', [sheet.field.amount]: '129.50' });
       expect(first._createdBy).toEqual({ accountId: 'user-api', fullname: 'API', avatar: '', status: 1 });
       expect(first._createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.js';
 import * as rowIndexes from './0002-row-indexes.js';
 import * as coveringReadIndexes from './0003-covering-read-indexes.js';
 import * as rowChanges from './0004-row-changes.js';
+import * as recordSequence from './0005-record-sequence.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-row-indexes': rowIndexes,
   '0003-covering-read-indexes': coveringReadIndexes,
   '0004-row-changes': rowChanges,
+  '0005-record-sequence': recordSequence,
 };

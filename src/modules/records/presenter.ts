@@ -11,6 +11,8 @@ export type StoredRow = Record<string, unknown> & {
   _updated_by: string;
   _created_at: number;
   _updated_at: number;
+  /** The record's number in its worksheet. */
+  _autoid: number;
 };
 
 /** The fields a read shows: every value-holding field, or the projection asked for. */

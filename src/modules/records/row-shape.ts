@@ -67,6 +67,7 @@ export function rowPresenter(shape: RowShape, fields: FieldMeta[]): (row: Stored
       payload._updatedBy = flatUser(row._updated_by, refs);
       payload._createdAt = new Date(row._created_at).toISOString();
       payload._updatedAt = new Date(row._updated_at).toISOString();
+      payload.autoid = row._autoid;
     }
     return payload;
   };

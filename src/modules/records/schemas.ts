@@ -95,6 +95,7 @@ export const FlatRecordOut = Type.Object(
     _updatedBy: Type.Optional(FlatUser),
     _createdAt: Type.Optional(Type.String()),
     _updatedAt: Type.Optional(Type.String()),
+    autoid: Type.Optional(Type.Integer({ description: "The record's number in its worksheet: 1, 2, 3… in creation order, never reused" })),
   },
   { additionalProperties: true, description: 'One more key per field: its alias (or field id), holding its value' },
 );

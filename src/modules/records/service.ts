@@ -44,6 +44,7 @@ const SYSTEM_SORTS: Record<string, string> = {
   utime: '_updated_at',
   id: 'id',
   rowid: 'id',
+  autoid: '_autoid',
 };
 
 /** Stored values to driver parameters, by column name. */
@@ -78,7 +79,7 @@ function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldM
 
 /** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
 function selectColumns(fields: FieldMeta[]): string[] {
-  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', ...fields.map((f) => f.id)];
+  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.map((f) => f.id)];
 }
 
 /**
@@ -94,6 +95,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
+    const firstNumber = await repository.reserveAutoNumbers(trx, repository.recordSequenceCounter(schema.id), encoded.length);
     for (const field of assigned) {
       const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
       encoded.forEach((row, i) => row.set(field.id, values[i]));
@@ -107,6 +109,7 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
         _created_at: now,
         _updated_at: now,
         _deleted_at: null,
+        _autoid: firstNumber + i,
       };
       const columns = toColumns(ctx, schema, values);
       for (const field of valueFields) record[field.id] = columns[field.id] ?? null;

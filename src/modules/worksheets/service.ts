@@ -180,7 +180,7 @@ export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
 }
 
 /** System columns under the names clients filter and sort by. */
-const SYSTEM_COLUMN_NAMES: Record<string, string> = { id: 'rowid', _created_at: '_createdAt', _updated_at: '_updatedAt', _created_by: '_createdBy', _updated_by: '_updatedBy', _owner: '_owner' };
+const SYSTEM_COLUMN_NAMES: Record<string, string> = { id: 'rowid', _created_at: '_createdAt', _updated_at: '_updatedAt', _created_by: '_createdBy', _updated_by: '_updatedBy', _owner: '_owner', _autoid: 'autoid' };
 
 /** The indexes of a worksheet's rows: unique fields, and the read indexes its lists asked for. */
 async function listIndexes(ctx: ServiceContext, schema: WorksheetSchema) {
