@@ -23,7 +23,7 @@ export async function migrateToLatest({ db, dialect }: { db: Kysely<MetaSchema>;
       .sort()
       .filter((name) => !applied.has(name));
     for (const name of pending) {
-      await migrations[name].up(trx as unknown as Kysely<unknown>);
+      await migrations[name].up(trx as unknown as Kysely<unknown>, dialect);
       await sql`INSERT INTO tabularium_migrations (name, applied_at) VALUES (${name}, ${Date.now()})`.execute(trx);
     }
     return pending;

@@ -66,6 +66,20 @@ export interface SqlDialect {
    * which must run outside a transaction). SQLite builds them with a plain CREATE INDEX.
    */
   readonly concurrentIndexBuild: boolean;
+  /**
+   * How records get their number in their worksheet (`_autoid`, `autoid` on the wire). Where the
+   * engine assigns it (PostgreSQL: an identity column, drawn from a sequence as rows are inserted, so
+   * concurrent inserts hold no lock on a shared counter) the insert leaves the column out; elsewhere
+   * (SQLite, whose writers are serialised anyway) the insert reserves numbers on a counter row of
+   * `auto_number_counters` in its transaction.
+   */
+  readonly recordNumbers: {
+    assignedByEngine: boolean;
+    /** The column's type in CREATE TABLE and ALTER TABLE ADD COLUMN. */
+    columnType: string;
+    /** Where the engine assigns numbers: the statement that makes the next number follow the table's largest. */
+    continueAfterLargestSql(table: string): string | null;
+  };
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
   /**

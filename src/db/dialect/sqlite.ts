@@ -138,6 +138,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     label: `SQLite (${file})`,
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }),
     rows: reader,
+    recordNumbers: { assignedByEngine: false, columnType: 'INTEGER', continueAfterLargestSql: () => null },
     maxParameters: 32766,
     migrationLockSql: null,
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,

@@ -95,7 +95,8 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
-    const firstNumber = await repository.reserveAutoNumbers(trx, repository.recordSequenceCounter(schema.id), encoded.length);
+    // Record numbers: assigned by the engine as the rows go in, or reserved here on the worksheet's counter.
+    const firstNumber = ctx.dialect.recordNumbers.assignedByEngine ? null : await repository.reserveAutoNumbers(trx, repository.recordSequenceCounter(schema.id), encoded.length);
     for (const field of assigned) {
       const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
       encoded.forEach((row, i) => row.set(field.id, values[i]));
@@ -109,8 +110,8 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
         _created_at: now,
         _updated_at: now,
         _deleted_at: null,
-        _autoid: firstNumber + i,
       };
+      if (firstNumber !== null) record._autoid = firstNumber + i;
       const columns = toColumns(ctx, schema, values);
       for (const field of valueFields) record[field.id] = columns[field.id] ?? null;
       return record;

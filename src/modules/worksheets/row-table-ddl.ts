@@ -27,7 +27,7 @@ export async function createRowTable(db: Executor, dialect: SqlDialect, workshee
     sql`_updated_at ${sql.raw(time)} NOT NULL`,
     sql`_deleted_at ${sql.raw(time)}`,
     // The record's number in its worksheet (`autoid` on the wire), assigned on insert.
-    sql`_autoid ${sql.raw(dialect.columnType('integer'))}`,
+    sql`_autoid ${sql.raw(dialect.recordNumbers.columnType)}`,
     ...fields.map((f) => columnSql(dialect, f)).filter((c) => c !== null),
   ];
   await sql`CREATE TABLE ${sql.table(table)} (${sql.join(columns)})${sql.raw(dialect.rowTableSuffix)}`.execute(db);
