@@ -79,6 +79,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     equalsFolded: (text, value) => sql<SqlBool>`lower(${text}) = lower(${value})`,
     jsonArrayContainsAny: (column, values) => sql<SqlBool>`(${column} ?| ${values}::text[])`,
     jsonArrayContainsAnyOf: (column, subquery) => sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${column}) AS held(id) WHERE held.id IN (${subquery}))`,
+    jsonArrayElements: (column) => sql`LATERAL jsonb_array_elements_text(${column})`,
     jsonArrayContainsAll: (column, values) => sql<SqlBool>`(${column} ?& ${values}::text[])`,
     dateBucket(value, granularity, storedAs, timeZone) {
       const local = storedAs === 'day-text' ? sql`CAST(${value} AS date)` : sql`(to_timestamp(${value} / 1000.0) AT TIME ZONE ${timeZone})`;

@@ -94,6 +94,12 @@ export interface SqlDialect {
   jsonArrayContainsAny(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
   /** Whether a JSON array column holds at least one of the strings a subquery selects. */
   jsonArrayContainsAnyOf(column: Expression<unknown>, subquery: Expression<unknown>): RawBuilder<SqlBool>;
+  /**
+   * A JSON array column's elements as a table to join, one row per element with the element as text
+   * in its column `value` (PostgreSQL: LATERAL, so that it may name the outer row's column).
+   * @example LEFT JOIN <jsonArrayElements(r.tags)> AS e0 ON true // then e0.value
+   */
+  jsonArrayElements(column: Expression<unknown>): RawBuilder<unknown>;
   /** Whether a JSON array column holds every one of `values` (strings). */
   jsonArrayContainsAll(column: Expression<unknown>, values: string[]): RawBuilder<SqlBool>;
   /**

@@ -169,6 +169,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     jsonArrayContainsAny: (column, values) =>
       sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)}))`,
     jsonArrayContainsAnyOf: (column, subquery) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${column}) WHERE json_each.value IN (${subquery}))`,
+    jsonArrayElements: (column) => sql`json_each(${column})`,
     jsonArrayContainsAll: (column, values) =>
       sql<SqlBool>`(SELECT COUNT(DISTINCT json_each.value) FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)})) = ${sql.lit(new Set(values).size)}`,
     dateBucket: dayBucket,

@@ -14,9 +14,11 @@ type RowDb = Kysely<any>;
 
 export type Aggregation = 'COUNT' | 'DISTINCTCOUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 
-/** One grouping column: the stored value, or the period a date falls in. */
+/** One grouping column: the stored value, the period a date falls in, or each element of a JSON array. */
 export interface PivotDimension {
   column: string;
+  /** The column holds a JSON array (multiple choices, members, departments): one group per element, a record counting in each of its groups. */
+  elements: boolean;
   bucket: { granularity: DateGranularity; storedAs: StoredDate } | null;
   /** false: groups where the column is empty are left out. */
   includeEmpty: boolean;
@@ -50,15 +52,17 @@ function rows(db: Executor): RowDb {
   return db as unknown as RowDb;
 }
 
-function dimensionExpression(query: PivotQuery, dimension: PivotDimension): Expression<unknown> {
-  const column = sql.ref(dimension.column);
+/** The covered rows are read as `r`; the elements of the i-th array dimension as `e<i>`. */
+function dimensionExpression(query: PivotQuery, dimension: PivotDimension, index: number): Expression<unknown> {
+  if (dimension.elements) return sql.ref(`e${index}.value`);
+  const column = sql.ref(`r.${dimension.column}`);
   if (!dimension.bucket) return column;
   return query.dialect.dateBucket(column, dimension.bucket.granularity, dimension.bucket.storedAs, query.timeZone);
 }
 
 function aggregateExpression(measure: PivotMeasure): RawBuilder<unknown> {
   if (measure.column === null) return sql`COUNT(*)`;
-  const column = sql.ref(measure.column);
+  const column = sql.ref(`r.${measure.column}`);
   const aggregates: Record<Aggregation, () => RawBuilder<unknown>> = {
     COUNT: () => sql`COUNT(${column})`,
     DISTINCTCOUNT: () => sql`COUNT(DISTINCT ${column})`,
@@ -70,18 +74,32 @@ function aggregateExpression(measure: PivotMeasure): RawBuilder<unknown> {
   return aggregates[measure.aggregation]();
 }
 
-/** Live rows the predicate lets through, less the rows whose excluded-when-empty dimensions are empty. */
+/**
+ * Live rows the predicate lets through, less the rows whose excluded-when-empty scalar dimensions
+ * are empty, as the table `r` (a subquery, so that the columns of joined element tables, such as
+ * SQLite's json_each `id`, never make a filter's column ambiguous).
+ */
 function coveredRows(db: Executor, query: PivotQuery) {
-  let select = rows(db).selectFrom(query.table).where('_deleted_at', 'is', null);
+  let select = rows(db).selectFrom(query.table).selectAll().where('_deleted_at', 'is', null);
   if (!query.predicate.everyRow) select = select.where(query.predicate.expression);
-  for (const dimension of query.dimensions) if (!dimension.includeEmpty) select = select.where(dimension.column, 'is not', null);
-  return select;
+  for (const dimension of query.dimensions) if (!dimension.includeEmpty && !dimension.elements) select = select.where(dimension.column, 'is not', null);
+  return rows(db).selectFrom(select.as('r'));
 }
 
-/** One row per group: `d0…` and `v0…`. GROUP BY names output positions, so bound parameters in bucket expressions need not repeat. */
+/**
+ * One row per group: `d0…` and `v0…`. An array dimension joins its column's elements (a record
+ * without any stays, in the empty group, unless empty groups are excluded). GROUP BY names output
+ * positions, so bound parameters in bucket expressions need not repeat.
+ */
 function groupedRows(db: Executor, query: PivotQuery) {
-  const select = coveredRows(db, query).select([
-    ...query.dimensions.map((d, i) => sql`${dimensionExpression(query, d)}`.as(`d${i}`)),
+  let from = coveredRows(db, query);
+  query.dimensions.forEach((dimension, i) => {
+    if (!dimension.elements) return;
+    from = from.leftJoin(query.dialect.jsonArrayElements(sql.ref(`r.${dimension.column}`)).as(`e${i}`), (join) => join.onTrue());
+    if (!dimension.includeEmpty) from = from.where(sql.ref(`e${i}.value`), 'is not', null);
+  });
+  const select = from.select([
+    ...query.dimensions.map((d, i) => sql`${dimensionExpression(query, d, i)}`.as(`d${i}`)),
     ...query.measures.map((m, i) => aggregateExpression(m).as(`v${i}`)),
   ]);
   if (query.dimensions.length === 0) return select;
@@ -113,10 +131,13 @@ export async function countGroups(db: Executor, query: PivotQuery): Promise<numb
   return Number(row?.total ?? 0);
 }
 
-/** The measures over every covered row, as one row `v0…`. */
+/** The measures over every covered row (each record once, whatever its array dimensions hold), as one row `v0…`. */
 export async function summarize(db: Executor, query: PivotQuery): Promise<Record<string, unknown>> {
-  const row = await coveredRows(db, query)
-    .select(query.measures.map((m, i) => aggregateExpression(m).as(`v${i}`)))
-    .executeTakeFirst();
+  let covered = coveredRows(db, query);
+  // Records whose excluded-when-empty array dimensions are empty are left out, as in the groups.
+  for (const dimension of query.dimensions) {
+    if (dimension.elements && !dimension.includeEmpty) covered = covered.where(sql<boolean>`EXISTS (SELECT 1 FROM ${query.dialect.jsonArrayElements(sql.ref(`r.${dimension.column}`))} AS held)`);
+  }
+  const row = await covered.select(query.measures.map((m, i) => aggregateExpression(m).as(`v${i}`))).executeTakeFirst();
   return (row ?? {}) as Record<string, unknown>;
 }

@@ -1,5 +1,7 @@
 import type { DateGranularity, StoredDate } from '../../db/dialect/sql-dialect.js';
-import type { FieldMeta } from '../../fields/field-type.js';
+import type { FieldMeta, ReferenceKind, ResolvedReferences } from '../../fields/field-type.js';
+import { resolveReferences } from './references.js';
+import { emptyReferenceSet } from './value-codec.js';
 import { compileFilter } from '../../query/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
@@ -38,14 +40,40 @@ const AGGREGATIONS: ReadonlySet<string> = new Set<repository.Aggregation>(['COUN
 const NUMERIC_AGGREGATIONS: ReadonlySet<string> = new Set(['SUM', 'MIN', 'MAX', 'AVG']);
 /** How each value kind's dates are stored, for the kinds that group by a period. */
 const STORED_DATES: Partial<Record<FieldMeta['fieldType']['valueKind'], StoredDate>> = { date: 'day-text', datetime: 'epoch-ms' };
-/** Value kinds that group by their stored scalar (multiple choices and members are JSON arrays: not yet). */
-const GROUPABLE_KINDS: ReadonlySet<string> = new Set(['text', 'number', 'choices', 'date', 'datetime', 'time']);
+/** Value kinds that group by their stored value: a scalar, or each element of a JSON array (multiple choices, members, departments). */
+const GROUPABLE_KINDS: ReadonlySet<string> = new Set(['text', 'number', 'choices', 'reference', 'date', 'datetime', 'time']);
+
+/** System fields a pivot groups by, under the names filters and sorts take. */
+const CREATED_AT = { key: '_createdAt', column: '_created_at', name: 'Created at', kind: 'datetime' } as const;
+const UPDATED_AT = { key: '_updatedAt', column: '_updated_at', name: 'Updated at', kind: 'datetime' } as const;
+const CREATED_BY = { key: '_createdBy', column: '_created_by', name: 'Created by', kind: 'account' } as const;
+const UPDATED_BY = { key: '_updatedBy', column: '_updated_by', name: 'Updated by', kind: 'account' } as const;
+const OWNER = { key: '_owner', column: '_owner', name: 'Owner', kind: 'account' } as const;
+type SystemDimension = typeof CREATED_AT | typeof UPDATED_AT | typeof CREATED_BY | typeof UPDATED_BY | typeof OWNER;
+/** System fields a pivot groups by, under the names filters and sorts take; cells name them by their `_` name. */
+const SYSTEM_DIMENSIONS: ReadonlyMap<string, SystemDimension> = new Map<string, SystemDimension>([
+  ['_createdAt', CREATED_AT],
+  ['ctime', CREATED_AT],
+  ['_updatedAt', UPDATED_AT],
+  ['utime', UPDATED_AT],
+  ['_createdBy', CREATED_BY],
+  ['caid', CREATED_BY],
+  ['_updatedBy', UPDATED_BY],
+  ['uaid', UPDATED_BY],
+  ['_owner', OWNER],
+  ['ownerid', OWNER],
+]);
 
 interface ResolvedDimension {
   request: string;
-  field: FieldMeta;
+  /** How cells name the dimension: the field id, or the system field's name. */
+  key: string;
   displayName: string;
   granularity: number | undefined;
+  /** Groups of members or departments show their names, resolved once per page. */
+  references: ReferenceKind | null;
+  /** A group's stored value as the client reads it (option text, name, bucket, number or text). */
+  present: (raw: unknown, refs: ResolvedReferences) => unknown;
   sql: repository.PivotDimension;
 }
 
@@ -57,26 +85,72 @@ interface ResolvedValue {
   sql: repository.PivotMeasure;
 }
 
-function resolveDimension(schema: WorksheetSchema, input: PivotDimensionInput, path: string): ResolvedDimension {
+function granularityOf(input: PivotDimensionInput, storedAs: StoredDate | undefined, name: string, typeName: string, path: string): number | undefined {
+  if (input.granularity !== undefined && !storedAs) throw AppError.invalidValue(`${path}.granularity: only Date and DateTime fields take a granularity; "${name}" is a ${typeName} field`);
+  return storedAs ? (input.granularity ?? 1) : undefined;
+}
+
+function nameOf(kind: ReferenceKind, id: string, refs: ResolvedReferences): string {
+  return kind === 'account' ? (refs.accounts.get(id)?.fullname ?? id) : (refs.departments.get(id)?.name ?? id);
+}
+
+function resolveSystemDimension(input: PivotDimensionInput, path: string): ResolvedDimension | null {
+  const system = SYSTEM_DIMENSIONS.get(input.field);
+  if (!system) return null;
+  const storedAs: StoredDate | undefined = system.kind === 'datetime' ? 'epoch-ms' : undefined;
+  const granularity = granularityOf(input, storedAs, system.name, system.kind === 'datetime' ? 'DateTime' : 'Collaborator', path);
+  return {
+    request: input.field,
+    key: system.key,
+    displayName: input.displayName ?? system.name,
+    granularity,
+    references: system.kind === 'account' ? 'account' : null,
+    present: (raw, refs) => (system.kind === 'account' ? nameOf('account', String(raw), refs) : String(raw)),
+    sql: {
+      column: system.column,
+      elements: false,
+      bucket: storedAs ? { granularity: GRANULARITIES[granularity!], storedAs } : null,
+      includeEmpty: input.includeEmpty !== false,
+      optionOrder: null,
+    },
+  };
+}
+
+function resolveDimension(ctx: ServiceContext, schema: WorksheetSchema, input: PivotDimensionInput, path: string): ResolvedDimension {
+  const system = resolveSystemDimension(input, path);
+  if (system) return system;
   const field = schema.byKey.get(input.field);
   if (!field) throw AppError.invalidValue(`${path}.field: no field "${input.field.slice(0, 80)}" in this worksheet`);
   const type = field.fieldType;
-  if (!GROUPABLE_KINDS.has(type.valueKind) || type.column === 'json' || type.column === null) {
-    throw AppError.invalidValue(`${path}.field: cannot group by "${field.name}", a ${type.name} field (grouping by multiple choices, members and departments is not supported yet)`);
+  if (!GROUPABLE_KINDS.has(type.valueKind) || type.column === null) {
+    throw AppError.invalidValue(`${path}.field: cannot group by "${field.name}", a ${type.name} field`);
   }
   const storedAs = STORED_DATES[type.valueKind];
-  if (input.granularity !== undefined && !storedAs) throw AppError.invalidValue(`${path}.granularity: only Date and DateTime fields take a granularity; "${field.name}" is a ${type.name} field`);
-  const granularity = storedAs ? (input.granularity ?? 1) : undefined;
+  const granularity = granularityOf(input, storedAs, field.name, type.name, path);
+  const elements = type.column === 'json';
+  // The kind of ids a member or department field holds, as its type reports them.
+  const references = type.valueKind === 'reference' ? (type.references?.(['x'])?.kind ?? null) : null;
+  const optionText = (key: unknown) => field.options.find((o) => o.key === key)?.value ?? key;
+  const present = (raw: unknown, refs: ResolvedReferences): unknown => {
+    if (storedAs) return String(raw);
+    if (references) return nameOf(references, String(raw), refs);
+    if (type.valueKind === 'choices') return optionText(raw);
+    return ctx.dialect.decode(type.column!, raw);
+  };
   return {
     request: input.field,
-    field,
+    key: field.id,
     displayName: input.displayName ?? field.name,
     granularity,
+    references,
+    present,
     sql: {
       column: field.id,
+      elements,
       bucket: storedAs ? { granularity: GRANULARITIES[granularity!], storedAs } : null,
       includeEmpty: input.includeEmpty !== false,
-      optionOrder: type.sortOrder?.(field).optionOrder ?? null,
+      // Choices (each element of a multiple choice too) sort in option order; members and departments by id.
+      optionOrder: type.valueKind !== 'choices' ? null : elements ? field.options.map((option) => option.key) : (type.sortOrder?.(field).optionOrder ?? null),
     },
   };
 }
@@ -116,7 +190,7 @@ function orderOf(input: PivotInput, dimensions: ResolvedDimension[], values: Res
   const order: repository.PivotOrder[] = [];
   for (const [i, sort] of (input.sorts ?? []).entries()) {
     const ascending = sort.isAsc !== false;
-    const dimension = dimensions.findIndex((d) => d.request === sort.field || d.field.id === sort.field);
+    const dimension = dimensions.findIndex((d) => d.request === sort.field || d.key === sort.field);
     const value = dimension >= 0 ? -1 : values.findIndex((v) => v.request === sort.field || v.key === sort.field || v.displayName === sort.field);
     if (dimension >= 0) order.push({ target: 'dimension', index: dimension, ascending });
     else if (value >= 0) order.push({ target: 'measure', index: value, ascending });
@@ -128,13 +202,14 @@ function orderOf(input: PivotInput, dimensions: ResolvedDimension[], values: Res
   return order;
 }
 
-/** A group's stored dimension value as the client reads it: option text, date bucket, number or text. */
-function presentDimension(ctx: ServiceContext, dimension: ResolvedDimension, raw: unknown): unknown {
-  if (raw === null || raw === undefined) return null;
-  if (dimension.sql.bucket) return String(raw);
-  const { field } = dimension;
-  if (field.fieldType.valueKind === 'choices') return field.options.find((o) => o.key === raw)?.value ?? raw;
-  return ctx.dialect.decode(field.fieldType.column!, raw);
+/** Names of the members and departments the page's groups show, in one query per kind. */
+async function groupReferences(ctx: ServiceContext, dimensions: ResolvedDimension[], groups: Array<Record<string, unknown>>): Promise<ResolvedReferences> {
+  const refs = emptyReferenceSet();
+  dimensions.forEach((dimension, i) => {
+    if (!dimension.references) return;
+    for (const group of groups) if (group[`d${i}`] !== null && group[`d${i}`] !== undefined) refs[dimension.references].add(String(group[`d${i}`]));
+  });
+  return resolveReferences(ctx.db, refs);
 }
 
 function presentMeasure(value: ResolvedValue, raw: unknown): unknown {
@@ -155,10 +230,10 @@ function measuresOf(values: ResolvedValue[], row: Record<string, unknown>): Reco
 export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, input: PivotInput) {
   const schema = await loadSchema(ctx, worksheetKey);
   if (!input.values || input.values.length === 0) throw AppError.invalidParameters('values: at least one value is required, e.g. {"field": "record_count"}');
-  const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(schema, d, `rows[${i}]`));
-  const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(schema, d, `columns[${i}]`));
+  const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `rows[${i}]`));
+  const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `columns[${i}]`));
   const values = input.values.map((v, i) => resolveValue(schema, v, `values[${i}]`));
-  checkUnique([...rowDims.map((d, i): [string, string] => [d.field.id, `rows[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.field.id, `columns[${i}]`])]);
+  checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `rows[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `columns[${i}]`])]);
   checkUnique(values.map((v, i) => [v.key, `values[${i}]`]));
   const dimensions = [...rowDims, ...columnDims];
   const predicate = compileFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, input.filter);
@@ -177,9 +252,10 @@ export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, in
     repository.countGroups(ctx.db, query),
     input.includeSummary ? repository.summarize(ctx.db, query) : undefined,
   ]);
-  const cellsOf = (dims: ResolvedDimension[], offset: number, row: Record<string, unknown>) =>
-    Object.fromEntries(dims.map((d, i) => [d.field.id, presentDimension(ctx, d, row[`d${offset + i}`])]));
-  const metaOf = (d: ResolvedDimension) => ({ field: d.field.id, displayName: d.displayName, ...(d.granularity ? { granularity: d.granularity } : {}), includeEmpty: d.sql.includeEmpty });
+  const refs = await groupReferences(ctx, dimensions, groups);
+  const cell = (d: ResolvedDimension, raw: unknown) => (raw === null || raw === undefined ? null : d.present(raw, refs));
+  const cellsOf = (dims: ResolvedDimension[], offset: number, row: Record<string, unknown>) => Object.fromEntries(dims.map((d, i) => [d.key, cell(d, row[`d${offset + i}`])]));
+  const metaOf = (d: ResolvedDimension) => ({ field: d.key, displayName: d.displayName, ...(d.granularity ? { granularity: d.granularity } : {}), includeEmpty: d.sql.includeEmpty });
   return {
     meta: {
       rows: rowDims.map(metaOf),
