@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 
 
 /**
@@ -84,7 +85,7 @@ export interface MetaSchema {
   };
   custom_pages: { id: string; app_id: string; name: string; components: string; version: number; created_at: number };
   /** Live (not deleted) rows per worksheet, as the sum of a few shard rows; see records/row-counts.ts. */
-  row_counts: { worksheet_id: string; shard: number; live: number; changes: number };
+  row_counts: { worksheet_id: string; shard: number; live: number; changes: Generated<number>; numbered: Generated<number> };
   row_indexes: { name: string; worksheet_id: string; columns: string; included: string; created_at: number };
   auto_number_counters: { field_id: string; last_value: number };
 }

@@ -38,20 +38,24 @@ export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   return { key, name: field.name, column: field.id, columnType: type.column, meta: field, kind };
 }
 
-interface SystemColumn {
+/** A system column, and what it holds: the record id, an instant, a member's account id, or a number. */
+export interface SystemColumn {
+  /** How the wire names it (`_createdAt`; V2 names such as `ctime` are aliases). */
+  wireName: string;
   name: string;
   column: string;
   columnType: LogicalColumnType;
+  holds: 'record id' | 'instant' | 'member' | 'number';
   kind: ConditionKind;
 }
 
-const RECORD_ID: SystemColumn = { name: 'record id', column: 'id', columnType: 'text', kind: singleIdConditions };
-const CREATED_AT: SystemColumn = { name: 'created at', column: '_created_at', columnType: 'timestamp', kind: dateTimeConditions };
-const UPDATED_AT: SystemColumn = { name: 'updated at', column: '_updated_at', columnType: 'timestamp', kind: dateTimeConditions };
-const CREATED_BY: SystemColumn = { name: 'created by', column: '_created_by', columnType: 'text', kind: singleIdConditions };
-const UPDATED_BY: SystemColumn = { name: 'updated by', column: '_updated_by', columnType: 'text', kind: singleIdConditions };
-const OWNER: SystemColumn = { name: 'owner', column: '_owner', columnType: 'text', kind: singleIdConditions };
-const RECORD_NUMBER: SystemColumn = { name: 'autoid', column: '_autoid', columnType: 'integer', kind: numberConditions };
+const RECORD_ID: SystemColumn = { wireName: 'rowid', name: 'record id', column: 'id', columnType: 'text', holds: 'record id', kind: singleIdConditions };
+const CREATED_AT: SystemColumn = { wireName: '_createdAt', name: 'created at', column: '_created_at', columnType: 'timestamp', holds: 'instant', kind: dateTimeConditions };
+const UPDATED_AT: SystemColumn = { wireName: '_updatedAt', name: 'updated at', column: '_updated_at', columnType: 'timestamp', holds: 'instant', kind: dateTimeConditions };
+const CREATED_BY: SystemColumn = { wireName: '_createdBy', name: 'created by', column: '_created_by', columnType: 'text', holds: 'member', kind: singleIdConditions };
+const UPDATED_BY: SystemColumn = { wireName: '_updatedBy', name: 'updated by', column: '_updated_by', columnType: 'text', holds: 'member', kind: singleIdConditions };
+const OWNER: SystemColumn = { wireName: '_owner', name: 'owner', column: '_owner', columnType: 'text', holds: 'member', kind: singleIdConditions };
+const RECORD_NUMBER: SystemColumn = { wireName: 'autoid', name: 'autoid', column: '_autoid', columnType: 'integer', holds: 'number', kind: numberConditions };
 
 /** System fields under their V3 names and the V2 names clients still send. */
 const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
@@ -72,7 +76,12 @@ const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
 ]);
 
 /** A system field by any of its names, or undefined. */
+export function systemColumn(key: string): SystemColumn | undefined {
+  return SYSTEM_COLUMNS.get(key);
+}
+
+/** A system field by any of its names, as filters compile it, or undefined. */
 export function systemQuery(key: string): QueryField | undefined {
   const system = SYSTEM_COLUMNS.get(key);
-  return system && { key, meta: null, ...system };
+  return system && { key, meta: null, name: system.name, column: system.column, columnType: system.columnType, kind: system.kind };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeApi } from '../helpers/api-harness.js';
-import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
+import { makeSheet, type PivotData, type Sheet } from '../helpers/record-fixtures.js';
 
 /**
  * Pivot dimensions over JSON arrays (multiple choices, members, departments): one group per element,
@@ -10,12 +10,6 @@ import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
 const NOW = Date.UTC(2026, 2, 14, 10, 0, 0);
 
 type Body = Record<string, unknown>;
-interface PivotData {
-  meta: { rows: Body[]; columns: Body[]; values: Body[] };
-  pivot: Array<{ rows: Body; columns: Body; values: Body }>;
-  summary?: Body;
-  totalPages: number;
-}
 
 describeApi(
   'record pivots by arrays and system fields',
@@ -105,9 +99,15 @@ describeApi(
       ]);
     });
 
+    it('refuses to group by the record id', async () => {
+      const response = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/pivot`, { rows: [{ field: 'rowid' }], values: [{ field: 'record_count' }] });
+      expect(response.body.error_code).toBe(10002);
+      expect(response.body.error_msg).toContain('rows[0].field: cannot group by the record id');
+    });
+
     it('groups by system fields: the creation month and the owner by name', async () => {
       const data = await pivot({ rows: [{ field: 'ctime', granularity: 3 }], columns: [{ field: '_owner' }], values: [{ field: 'record_count' }] });
-      expect(data.meta.rows).toEqual([{ field: '_createdAt', displayName: 'Created at', granularity: 3, includeEmpty: true }]);
+      expect(data.meta.rows).toEqual([{ field: '_createdAt', displayName: '_createdAt', granularity: 3, includeEmpty: true }]);
       expect(data.pivot).toEqual([{ rows: { _createdAt: '2026-03' }, columns: { _owner: 'API' }, values: { record_count: 4 } }]);
     });
   },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
-import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
+import { makeSheet, type PivotData, type Sheet } from '../helpers/record-fixtures.js';
 
 /**
  * `rows/pivot` over a small worksheet, on every engine: the same exact groups, cells and pages on
@@ -29,13 +29,6 @@ const RECORDS: Array<Record<string, unknown>> = [
 ];
 
 type Body = Record<string, unknown>;
-interface PivotData {
-  meta: { rows: Body[]; columns: Body[]; values: Body[] };
-  pivot: Array<{ rows: Body; columns: Body; values: Body }>;
-  summary?: Body;
-  totalPages: number;
-  currentPage: number;
-}
 
 async function createRecords(ctx: ApiContext, sheet: Sheet, records: Array<Record<string, unknown>>) {
   const rows = records.map((values) => ({ fields: Object.entries(values).map(([id, value]) => ({ id, value })) }));

@@ -12,6 +12,15 @@ export interface WireRecord {
   _updatedAt: string;
 }
 
+/** What `rows/pivot` answers. */
+export interface PivotData {
+  meta: { rows: Array<Record<string, unknown>>; columns: Array<Record<string, unknown>>; values: Array<Record<string, unknown>> };
+  pivot: Array<{ rows: Record<string, unknown>; columns: Record<string, unknown>; values: Record<string, unknown> }>;
+  summary?: Record<string, unknown>;
+  totalPages: number;
+  currentPage: number;
+}
+
 /** A worksheet made for a test, with its field ids by alias. */
 export interface Sheet {
   id: string;

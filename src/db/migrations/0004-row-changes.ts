@@ -11,4 +11,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('row_counts')
     .addColumn('changes', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
+  // Where the engine does not number records itself (SQLite), shard 0 also keeps the last record
+  // number given (see 0005), so that an insert counts and numbers in one statement.
+  await db.schema
+    .alterTable('row_counts')
+    .addColumn('numbered', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -4,8 +4,8 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
 /**
  * Every record gets `_autoid`, its number in its worksheet (1, 2, 3… in creation order, never
  * reused), which the public rows show as `autoid`. Where the engine assigns the numbers (an identity
- * column) its sequence continues after the largest; elsewhere the counter is the row
- * `autoid:<worksheet id>` of `auto_number_counters`, beside the auto-number fields' counters. Existing records are numbered by creation time
+ * column) its sequence continues after the largest; elsewhere the last number given is kept in
+ * `row_counts.numbered` of the worksheet's shard 0. Existing records are numbered by creation time
  * (then id), and each worksheet's counter continues from its last number.
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
@@ -22,9 +22,11 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     if (continueAfterLargest) {
       await sql.raw(continueAfterLargest).execute(db);
     } else {
+      // (`WHERE true`: SQLite reads an ON right after a SELECT's FROM as a join's.)
       await sql`
-        INSERT INTO auto_number_counters (field_id, last_value)
-        SELECT ${`autoid:${id}`}, COALESCE(MAX(_autoid), 0) FROM ${table}
+        INSERT INTO row_counts (worksheet_id, shard, live, changes, numbered)
+        SELECT ${id}, 0, 0, 0, COALESCE(MAX(_autoid), 0) FROM ${table} WHERE true
+        ON CONFLICT (worksheet_id, shard) DO UPDATE SET numbered = excluded.numbered
       `.execute(db);
     }
   }

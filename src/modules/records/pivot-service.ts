@@ -2,7 +2,7 @@ import type { DateGranularity, StoredDate } from '../../db/dialect/sql-dialect.j
 import type { FieldMeta, ReferenceKind, ResolvedReferences } from '../../fields/field-type.js';
 import { resolveReferences } from './references.js';
 import { emptyReferenceSet } from './value-codec.js';
-import { compileFilter } from '../../query/index.js';
+import { compileFilter, systemColumn } from '../../query/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
@@ -44,26 +44,6 @@ const STORED_DATES: Partial<Record<FieldMeta['fieldType']['valueKind'], StoredDa
 const GROUPABLE_KINDS: ReadonlySet<string> = new Set(['text', 'number', 'choices', 'reference', 'date', 'datetime', 'time']);
 
 /** System fields a pivot groups by, under the names filters and sorts take. */
-const CREATED_AT = { key: '_createdAt', column: '_created_at', name: 'Created at', kind: 'datetime' } as const;
-const UPDATED_AT = { key: '_updatedAt', column: '_updated_at', name: 'Updated at', kind: 'datetime' } as const;
-const CREATED_BY = { key: '_createdBy', column: '_created_by', name: 'Created by', kind: 'account' } as const;
-const UPDATED_BY = { key: '_updatedBy', column: '_updated_by', name: 'Updated by', kind: 'account' } as const;
-const OWNER = { key: '_owner', column: '_owner', name: 'Owner', kind: 'account' } as const;
-type SystemDimension = typeof CREATED_AT | typeof UPDATED_AT | typeof CREATED_BY | typeof UPDATED_BY | typeof OWNER;
-/** System fields a pivot groups by, under the names filters and sorts take; cells name them by their `_` name. */
-const SYSTEM_DIMENSIONS: ReadonlyMap<string, SystemDimension> = new Map<string, SystemDimension>([
-  ['_createdAt', CREATED_AT],
-  ['ctime', CREATED_AT],
-  ['_updatedAt', UPDATED_AT],
-  ['utime', UPDATED_AT],
-  ['_createdBy', CREATED_BY],
-  ['caid', CREATED_BY],
-  ['_updatedBy', UPDATED_BY],
-  ['uaid', UPDATED_BY],
-  ['_owner', OWNER],
-  ['ownerid', OWNER],
-]);
-
 interface ResolvedDimension {
   request: string;
   /** How cells name the dimension: the field id, or the system field's name. */
@@ -94,18 +74,20 @@ function nameOf(kind: ReferenceKind, id: string, refs: ResolvedReferences): stri
   return kind === 'account' ? (refs.accounts.get(id)?.fullname ?? id) : (refs.departments.get(id)?.name ?? id);
 }
 
+/** System fields group by the period of an instant, or by member; the record id and number do not group. */
 function resolveSystemDimension(input: PivotDimensionInput, path: string): ResolvedDimension | null {
-  const system = SYSTEM_DIMENSIONS.get(input.field);
+  const system = systemColumn(input.field);
   if (!system) return null;
-  const storedAs: StoredDate | undefined = system.kind === 'datetime' ? 'epoch-ms' : undefined;
-  const granularity = granularityOf(input, storedAs, system.name, system.kind === 'datetime' ? 'DateTime' : 'Collaborator', path);
+  if (system.holds !== 'instant' && system.holds !== 'member') throw AppError.invalidValue(`${path}.field: cannot group by the ${system.name}`);
+  const storedAs: StoredDate | undefined = system.holds === 'instant' ? 'epoch-ms' : undefined;
+  const granularity = granularityOf(input, storedAs, system.wireName, system.holds === 'instant' ? 'DateTime' : 'Collaborator', path);
   return {
     request: input.field,
-    key: system.key,
-    displayName: input.displayName ?? system.name,
+    key: system.wireName,
+    displayName: input.displayName ?? system.wireName,
     granularity,
-    references: system.kind === 'account' ? 'account' : null,
-    present: (raw, refs) => (system.kind === 'account' ? nameOf('account', String(raw), refs) : String(raw)),
+    references: system.holds === 'member' ? 'account' : null,
+    present: (raw, refs) => (system.holds === 'member' ? nameOf('account', String(raw), refs) : String(raw)),
     sql: {
       column: system.column,
       elements: false,

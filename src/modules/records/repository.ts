@@ -144,10 +144,7 @@ export async function countRows(source: RowSource, statement: { sql: string; par
   return Number((await source.reader.read(statement.sql, statement.parameters))[0]?.total ?? 0);
 }
 
-/** The counter of a worksheet's record numbers (`_autoid`) in `auto_number_counters`. */
-export const recordSequenceCounter = (worksheetId: string): string => `autoid:${worksheetId}`;
-
-/** Reserves `count` consecutive auto numbers of a field (or of a record sequence); returns the first. */
+/** Reserves `count` consecutive auto numbers of a field; returns the first. */
 export async function reserveAutoNumbers(db: Executor, fieldId: string, count: number): Promise<number> {
   const row = await db
     .insertInto('auto_number_counters')

@@ -27,6 +27,34 @@ export async function noteRowChanges(db: Executor, dialect: SqlDialect, workshee
   await db.executeQuery(CompiledQuery.raw(text, [worksheetId, shard, liveDelta, 1]));
 }
 
+/**
+ * Records an insert of `count` records. Where the engine does not number records itself, it also
+ * reserves their numbers, in the same statement, on the worksheet's shard 0 (SQLite serialises its
+ * writers, so one shard costs nothing there), and returns the first; otherwise null.
+ */
+export async function noteInsertedRows(db: Executor, dialect: SqlDialect, worksheetId: string, count: number): Promise<number | null> {
+  if (dialect.recordNumbers.assignedByEngine) {
+    await noteRowChanges(db, dialect, worksheetId, count);
+    return null;
+  }
+  const text = cachedSqlText(dialect, 'row-counts|insert-numbered', () =>
+    db
+      .insertInto('row_counts')
+      .values({ worksheet_id: worksheetId, shard: 0, live: count, changes: 1, numbered: count })
+      .onConflict((oc) =>
+        oc.columns(['worksheet_id', 'shard']).doUpdateSet({
+          live: sql`row_counts.live + excluded.live`,
+          changes: sql`row_counts.changes + 1`,
+          numbered: sql`row_counts.numbered + excluded.numbered`,
+        }),
+      )
+      .returning('numbered')
+      .compile().sql,
+  );
+  const result = await db.executeQuery<{ numbered: number }>(CompiledQuery.raw(text, [worksheetId, 0, count, 1, count]));
+  return Number(result.rows[0].numbered) - count + 1;
+}
+
 export async function liveRowCount(db: Executor, dialect: SqlDialect, worksheetId: string): Promise<number> {
   const text = cachedSqlText(dialect, 'row-counts|total', () =>
     db

@@ -10,7 +10,7 @@ import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from '
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
 import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, type FilterScope, type RowPredicate } from '../../query/index.js';
-import { liveRowCount, noteRowChanges, recordsVersion } from './row-counts.js';
+import { liveRowCount, noteInsertedRows, noteRowChanges, recordsVersion } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
@@ -95,8 +95,8 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
-    // Record numbers: assigned by the engine as the rows go in, or reserved here on the worksheet's counter.
-    const firstNumber = ctx.dialect.recordNumbers.assignedByEngine ? null : await repository.reserveAutoNumbers(trx, repository.recordSequenceCounter(schema.id), encoded.length);
+    // Counted (and, where the engine does not number records as they go in, numbered) first: the numbers are needed below.
+    const firstNumber = await noteInsertedRows(trx, ctx.dialect, schema.id, encoded.length);
     for (const field of assigned) {
       const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
       encoded.forEach((row, i) => row.set(field.id, values[i]));
@@ -117,7 +117,6 @@ async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encod
       return record;
     });
     await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
-    await noteRowChanges(trx, ctx.dialect, schema.id, records.length);
   });
   return ids;
 }
