@@ -43,7 +43,7 @@ const STORED_DATES: Partial<Record<FieldMeta['fieldType']['valueKind'], StoredDa
 /** Value kinds that group by their stored value: a scalar, or each element of a JSON array (multiple choices, members, departments). */
 const GROUPABLE_KINDS: ReadonlySet<string> = new Set(['text', 'number', 'choices', 'reference', 'date', 'datetime', 'time']);
 
-/** System fields a pivot groups by, under the names filters and sorts take. */
+/** A dimension of the request, resolved: a field or a system field. */
 interface ResolvedDimension {
   request: string;
   /** How cells name the dimension: the field id, or the system field's name. */
