@@ -1,7 +1,8 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -99,11 +100,22 @@ async function waitUntilHealthy(baseUrl: string, child: ChildProcess, logFile: s
   throw new Error(`the server did not become healthy within 30 s; see ${logFile}`);
 }
 
-/** Starts `node dist/main.js` on 127.0.0.1 and waits for GET /health to answer. */
+/**
+ * The Node flags `npm start` gives the server (package.json `scripts.start`, `node <flags> dist/main.js`):
+ * the bench starts the server exactly as a deployment does.
+ */
+function startScriptFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const match = /^node((?:\s+--?\S+)*)\s+dist\/main\.js$/.exec(start.trim());
+  if (!match) throw new Error(`package.json scripts.start is not "node [flags] dist/main.js": ${JSON.stringify(start)}`);
+  return match[1].trim().split(/\s+/).filter(Boolean);
+}
+
+/** Starts `node <npm start's flags> dist/main.js` on 127.0.0.1 and waits for GET /health to answer. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const log = openSync(options.logFile, 'a');
   const counter = options.countQueries ? ['--import', './bench/pg-query-counter.mjs'] : [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...counter, 'dist/main.js'], {
+  const child = spawn(process.execPath, [...startScriptFlags(), ...(options.nodeArgs ?? []), ...counter, 'dist/main.js'], {
     cwd: projectRoot,
     env: { ...process.env, DATABASE_URL: options.databaseUrl, HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: options.countQueries ? ['ignore', log, log, 'ipc'] : ['ignore', log, log],
