@@ -125,6 +125,8 @@ export interface FieldType {
   write?(value: unknown, field: FieldMeta, ctx: WriteContext): unknown;
   /** A stored value (decoded by the dialect; null when empty) to its wire shape. */
   read(stored: unknown, field: FieldMeta, refs: ResolvedReferences): unknown;
+  /** The kind of ids the type's values refer to (members, departments); absent for other types. */
+  referenceKind?: ReferenceKind;
   /** The ids a stored value refers to, checked on write and resolved on read. */
   references?(stored: unknown): { kind: ReferenceKind; ids: string[] } | null;
   /** Whether a stored value counts as empty for `required`. */

@@ -3,4 +3,4 @@ export { compileFilter, indexFor, planFilter, type FilterScope, type IndexableCo
 export { EVERY_ROW, bothOf, type RowPredicate } from './row-predicate.js';
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
 export { compileSearch } from './search.js';
-export { systemColumn, type SystemColumn } from './query-fields.js';
+export { systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';

@@ -80,6 +80,12 @@ export function systemColumn(key: string): SystemColumn | undefined {
   return SYSTEM_COLUMNS.get(key);
 }
 
+/** How the wire names a system column (`_created_at` → `_createdAt`), or undefined for other columns. */
+export function systemFieldName(column: string): string | undefined {
+  for (const system of SYSTEM_COLUMNS.values()) if (system.column === column) return system.wireName;
+  return undefined;
+}
+
 /** A system field by any of its names, as filters compile it, or undefined. */
 export function systemQuery(key: string): QueryField | undefined {
   const system = SYSTEM_COLUMNS.get(key);

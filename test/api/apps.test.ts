@@ -2,35 +2,15 @@ import { expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { addKey, createAppWithKey } from '../../src/modules/setup/index.js';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import type { WireApp, WireSection } from '../helpers/app-shapes.js';
 
-interface Item {
-  id: string;
-  type: number;
-  name: string;
-}
-interface Section {
-  id: string;
-  name: string;
-  items: Item[];
-  childSections: Section[];
-}
-interface AppInfo {
-  appId: string;
-  organizationId: string;
-  name: string;
-  description: string;
-  icon: string;
-  color: string;
-  sections: Section[];
-}
-
-async function getApp(ctx: ApiContext, headers?: Record<string, string>): Promise<AppInfo> {
-  const response = await ctx.call<AppInfo>('GET', '/v3/app', undefined, headers);
+async function getApp(ctx: ApiContext, headers?: Record<string, string>): Promise<WireApp> {
+  const response = await ctx.call<WireApp>('GET', '/v3/app', undefined, headers);
   expect(response.body.error_code).toBe(1);
   return response.body.data;
 }
 
-function findSection(sections: Section[], id: string): Section | undefined {
+function findSection(sections: WireSection[], id: string): WireSection | undefined {
   for (const section of sections) {
     if (section.id === id) return section;
     const inner = findSection(section.childSections, id);
@@ -62,7 +42,7 @@ async function tableExists(ctx: ApiContext, table: string): Promise<boolean> {
 
 describeApi('applications: GET/POST/DELETE /v3/app', (ctx) => {
   it('reads the application of the key with its first section', async () => {
-    const response = await ctx.call<AppInfo>('GET', '/v3/app');
+    const response = await ctx.call<WireApp>('GET', '/v3/app');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, error_code: 1, error_msg: '' });
     const app = response.body.data;

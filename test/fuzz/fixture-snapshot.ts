@@ -1,5 +1,6 @@
 import type { ApiContext } from '../helpers/api-harness.js';
 import type { FuzzWorld } from './fuzz-world.js';
+import type { WireApp, WireSection } from '../helpers/app-shapes.js';
 
 /**
  * What must be the same after fuzzing, read through the API (and the apps row through the
@@ -24,22 +25,7 @@ export interface FixtureSnapshot {
   appRow: unknown;
 }
 
-interface AppData {
-  appId: string;
-  organizationId: string;
-  name: string;
-  description: string;
-  icon: string;
-  color: string;
-  sections: SectionData[];
-}
-interface SectionData {
-  id: string;
-  items: Array<{ id: string; type: number; name: string }>;
-  childSections: SectionData[];
-}
-
-function sectionHolding(sections: SectionData[], itemId: string): { id: string; item: unknown } | null {
+function sectionHolding(sections: WireSection[], itemId: string): { id: string; item: unknown } | null {
   for (const section of sections) {
     const item = section.items.find((i) => i.id === itemId);
     if (item) return { id: section.id, item };
@@ -53,8 +39,8 @@ export async function snapshotFixture(ctx: ApiContext, world: FuzzWorld): Promis
   const { fixture } = world;
   const records = [];
   for (const id of fixture.records) records.push((await ctx.call('GET', `/v3/app/worksheets/${fixture.id}/rows/${id}`)).body);
-  const app = (await ctx.call<AppData>('GET', '/v3/app')).body;
-  const { sections, ...identity } = app.data ?? ({} as AppData);
+  const app = (await ctx.call<WireApp>('GET', '/v3/app')).body;
+  const { sections, ...identity } = app.data ?? ({} as WireApp);
   const appRow = await ctx.database.db
     .selectFrom('apps')
     .select(['id', 'organization_id', 'owner_id', 'created_at', 'name', 'description', 'icon', 'color'])

@@ -70,8 +70,8 @@ export interface SqlDialect {
    * How records get their number in their worksheet (`_autoid`, `autoid` on the wire). Where the
    * engine assigns it (PostgreSQL: an identity column, drawn from a sequence as rows are inserted, so
    * concurrent inserts hold no lock on a shared counter) the insert leaves the column out; elsewhere
-   * (SQLite, whose writers are serialised anyway) the insert reserves numbers on a counter row of
-   * `auto_number_counters` in its transaction.
+   * (SQLite, whose writers are serialised anyway) the insert reserves them in the statement that
+   * counts it (`row_counts.numbered`).
    */
   readonly recordNumbers: {
     assignedByEngine: boolean;

@@ -20,6 +20,7 @@ export function referenceKind(spec: {
     code: spec.code,
     name: spec.name,
     valueKind: 'reference',
+    referenceKind: spec.kind,
     ...(spec.filterKind ? { filterKind: spec.filterKind } : {}),
     column: 'json',
     availability: 'ready',

@@ -12,7 +12,7 @@ interface KeptTotal {
  * Totals of filtered lists, kept while the worksheet's records are unchanged. A client paging
  * through a filtered view asks the same total with every page; counting it means reading every
  * matching index entry (or row), so the count is made once per version of the records
- * (`recordsVersion`: any committed write, in any process, raises it) and per statement: the key is
+ * (`rowCountSums`: any committed write, in any process, raises it) and per statement: the key is
  * the count's SQL text and parameters, so a filter resolved differently (another day for `today`,
  * another caller for `user-self`) is another key. Entries hang off the loaded schema object, so a
  * structure change (a new schema) starts afresh.

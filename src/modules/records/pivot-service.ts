@@ -110,8 +110,7 @@ function resolveDimension(ctx: ServiceContext, schema: WorksheetSchema, input: P
   const storedAs = STORED_DATES[type.valueKind];
   const granularity = granularityOf(input, storedAs, field.name, type.name, path);
   const elements = type.column === 'json';
-  // The kind of ids a member or department field holds, as its type reports them.
-  const references = type.valueKind === 'reference' ? (type.references?.(['x'])?.kind ?? null) : null;
+  const references = type.referenceKind ?? null;
   const optionText = (key: unknown) => field.options.find((o) => o.key === key)?.value ?? key;
   const present = (raw: unknown, refs: ResolvedReferences): unknown => {
     if (storedAs) return String(raw);

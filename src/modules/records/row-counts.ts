@@ -55,27 +55,19 @@ export async function noteInsertedRows(db: Executor, dialect: SqlDialect, worksh
   return Number(result.rows[0].numbered) - count + 1;
 }
 
-export async function liveRowCount(db: Executor, dialect: SqlDialect, worksheetId: string): Promise<number> {
-  const text = cachedSqlText(dialect, 'row-counts|total', () =>
+/**
+ * A worksheet's figures, summed over its shards and read outside any transaction: `live`, its live
+ * records (an unfiltered total), and `version`, how many writes its records have had (it rises with
+ * every committed write, never falls).
+ */
+export async function rowCountSums(db: Executor, reader: RowReader, dialect: SqlDialect, worksheetId: string): Promise<{ live: number; version: number }> {
+  const text = cachedSqlText(dialect, 'row-counts|sums', () =>
     db
       .selectFrom('row_counts')
-      .select((eb) => eb.fn.sum<number>('live').as('total'))
+      .select((eb) => [eb.fn.sum<number>('live').as('live'), eb.fn.sum<number>('changes').as('version')])
       .where('worksheet_id', '=', worksheetId)
       .compile().sql,
   );
-  const result = await db.executeQuery<{ total: number | null }>(CompiledQuery.raw(text, [worksheetId]));
-  return Number(result.rows[0]?.total ?? 0);
-}
-
-/** How many writes a worksheet's records have had: it rises with every committed write, never falls. */
-export async function recordsVersion(db: Executor, reader: RowReader, dialect: SqlDialect, worksheetId: string): Promise<number> {
-  const text = cachedSqlText(dialect, 'row-counts|version', () =>
-    db
-      .selectFrom('row_counts')
-      .select((eb) => eb.fn.sum<number>('changes').as('version'))
-      .where('worksheet_id', '=', worksheetId)
-      .compile().sql,
-  );
-  const rows = await reader.read(text, [worksheetId]);
-  return Number(rows[0]?.version ?? 0);
+  const [row] = await reader.read(text, [worksheetId]);
+  return { live: Number(row?.live ?? 0), version: Number(row?.version ?? 0) };
 }

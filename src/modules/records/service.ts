@@ -9,8 +9,8 @@ import { recordsMarkdown } from './record-markdown.js';
 import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
 import { checkReferencesExist, resolveReferences } from './references.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, type FilterScope, type RowPredicate } from '../../query/index.js';
-import { liveRowCount, noteInsertedRows, noteRowChanges, recordsVersion } from './row-counts.js';
+import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
+import { noteInsertedRows, noteRowChanges, rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { reportingDuplicates } from './unique-violation.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
@@ -35,17 +35,6 @@ export interface ListInput {
   /** `md`: `rows` is one text table instead of an array. */
   responseFormat?: 'json' | 'md';
 }
-
-/** System columns a list may sort by, under the names clients use for them. */
-const SYSTEM_SORTS: Record<string, string> = {
-  _createdAt: '_created_at',
-  ctime: '_created_at',
-  _updatedAt: '_updated_at',
-  utime: '_updated_at',
-  id: 'id',
-  rowid: 'id',
-  autoid: '_autoid',
-};
 
 /** Stored values to driver parameters, by column name. */
 function toColumns(ctx: ServiceContext, schema: WorksheetSchema, values: Map<string, unknown>): Record<string, unknown> {
@@ -237,7 +226,9 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts']): reposito
   const terms: repository.SortTerm[] = [];
   for (const [i, sort] of (sorts ?? []).entries()) {
     if (sort.field.trim() === '') continue; // a blank placeholder, as in the public examples
-    const system = SYSTEM_SORTS[sort.field];
+    // System fields sort by their value, except members (as member fields cannot be sorted by).
+    const systemField = systemColumn(sort.field);
+    const system = systemField && systemField.holds !== 'member' ? systemField.column : undefined;
     const field = system ? null : schema.byKey.get(sort.field);
     if (!system && !field) throw AppError.invalidValue(`sorts[${i}].field: no field "${sort.field}" in this worksheet`);
     if (field && !field.fieldType.indexable) {
@@ -283,7 +274,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
   const [raw, total] = await Promise.all([
     repository.listRows(ctx, schema.table, selectColumns(fields), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
-    !countTotal ? undefined : predicate.everyRow ? liveRowCount(ctx.db, ctx.dialect, schema.id) : countFiltered(ctx, schema, predicate),
+    !countTotal ? undefined : predicate.everyRow ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, schema.id).then((sums) => sums.live) : countFiltered(ctx, schema, predicate),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {
@@ -297,7 +288,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
 /** The total of a filtered list: counted once per version of the records (`filtered-totals.ts`). */
 async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate): Promise<number> {
   const statement = repository.countStatement(ctx, schema.table, predicate);
-  const version = await recordsVersion(ctx.db, ctx.reader, ctx.dialect, schema.id);
+  const { version } = await rowCountSums(ctx.db, ctx.reader, ctx.dialect, schema.id);
   return filteredTotal(schema, `${statement.sql}\u0000${JSON.stringify(statement.parameters)}`, version, () => repository.countRows(ctx, statement));
 }
 

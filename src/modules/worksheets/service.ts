@@ -5,6 +5,7 @@ import type { ApiProfile } from '../../shared/api-profile.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
 import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
+import { systemFieldName } from '../../query/index.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { ItemType, moveItem, placeItem, renameItem, resolveSection } from '../navigation/index.js';
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
@@ -179,16 +180,13 @@ export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
   };
 }
 
-/** System columns under the names clients filter and sort by. */
-const SYSTEM_COLUMN_NAMES: Record<string, string> = { id: 'rowid', _created_at: '_createdAt', _updated_at: '_updatedAt', _created_by: '_createdBy', _updated_by: '_updatedBy', _owner: '_owner', _autoid: 'autoid' };
-
 /** The indexes of a worksheet's rows: unique fields, and the read indexes its lists asked for. */
 async function listIndexes(ctx: ServiceContext, schema: WorksheetSchema) {
   const unique = schema.fields.filter((f) => f.isUnique).map((f) => ({ name: uniqueIndexName(schema.id, f.id), fields: [f.id], unique: true }));
   const read = (await repository.loadReadIndexes(ctx.db, schema.id)).map((index) => ({
     name: index.name,
-    fields: index.key.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column),
-    ...(index.include.length === 0 ? {} : { include: index.include.map((column) => SYSTEM_COLUMN_NAMES[column] ?? column) }),
+    fields: index.key.map((column) => systemFieldName(column) ?? column),
+    ...(index.include.length === 0 ? {} : { include: index.include.map((column) => systemFieldName(column) ?? column) }),
     unique: false,
   }));
   return [...unique, ...read];

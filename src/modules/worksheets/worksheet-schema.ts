@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PlannedIndex } from '../../query/index.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 
 /**
@@ -39,14 +40,12 @@ export function sortIndexName(worksheetId: string, column: string): string {
 }
 
 /**
- * The columns of a read index: its key, in order, then `id` (ties), then the included columns,
- * which the index carries so that a filter can test them on index entries without reading the row.
+ * The columns of a read index, as the query planner chooses them: its key, in order (then `id`
+ * for ties), and the included columns, which the index carries so that a filter can test them on
+ * index entries without reading the row.
  * @example { key: [statusId, priceId], include: [quantityId] } // status = ? AND quantity > ? ORDER BY price
  */
-export interface ReadIndexColumns {
-  key: string[];
-  include: string[];
-}
+export type ReadIndexColumns = PlannedIndex;
 
 /** How a read index is known by its columns, in order: `a,b` or `a,b+c` with included columns. */
 export function readIndexKey(columns: ReadIndexColumns): string {
