@@ -2,8 +2,8 @@ import type { FieldType, PreparedDefinition, FieldDefinitionDraft } from './fiel
 
 /** What a type file states; `defineFieldType` fills in the rest. */
 export interface FieldTypeSpec
-  extends Omit<FieldType, 'readOnly' | 'canBeTitle' | 'canBeRequired' | 'indexable' | 'prepare' | 'read' | 'isEmpty'>,
-    Partial<Pick<FieldType, 'readOnly' | 'canBeTitle' | 'canBeRequired' | 'indexable' | 'prepare' | 'read' | 'isEmpty'>> {
+  extends Omit<FieldType, 'readOnly' | 'canBeTitle' | 'canBeRequired' | 'indexable' | 'prepare' | 'read' | 'isEmpty' | 'storage'>,
+    Partial<Pick<FieldType, 'readOnly' | 'canBeTitle' | 'canBeRequired' | 'indexable' | 'prepare' | 'read' | 'isEmpty' | 'storage'>> {
   /**
    * What an empty written value (`null`, `undefined` or `""`) is stored as; `write` never sees one.
    * Default null; a checkbox stores false, because unchecked is a value it shows.
@@ -25,8 +25,8 @@ function isNull(stored: unknown): boolean {
 }
 
 /**
- * A complete field type from what its file states. Defaults: not read-only, not a title;
- * requirable when it holds a value clients write; indexable when its column is a scalar (not JSON,
+ * A complete field type from what its file states. Defaults: stored in its column (none without
+ * one); not read-only, not a title; requirable when it holds a value clients write; indexable when its column is a scalar (not JSON,
  * not none); `prepare` keeps the config and no options; `read` shows the stored value; empty means
  * null. `write` is wrapped so that empty values are stored as `storedWhenEmpty` before the type's
  * own checks run.
@@ -40,11 +40,13 @@ function isNull(stored: unknown): boolean {
 export function defineFieldType(spec: FieldTypeSpec): FieldType {
   const { storedWhenEmpty = null, write, ...stated } = spec;
   const readOnly = spec.readOnly ?? false;
+  const storage = spec.storage ?? (spec.column === null ? 'none' : 'column');
   return {
     ...stated,
+    storage,
     readOnly,
     canBeTitle: spec.canBeTitle ?? false,
-    canBeRequired: spec.canBeRequired ?? (!readOnly && spec.column !== null),
+    canBeRequired: spec.canBeRequired ?? (!readOnly && storage !== 'none'),
     indexable: spec.indexable ?? (spec.column !== null && spec.column !== 'json'),
     prepare: spec.prepare ?? keepConfig,
     read: spec.read ?? storedOrNull,

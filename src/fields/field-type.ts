@@ -39,12 +39,19 @@ export interface WriteContext {
   timeZone: string;
   /** How the value is named in messages, e.g. `fields[2] "Amount"`. */
   label: string;
+  /**
+   * The field item's `type` on the wire, when sent: how the value combines with what is stored
+   * (attachments 0 overwrite / 1 append; relations 0 replace / 1 add / 2 remove).
+   */
+  mode?: number;
 }
 
 /** Who and what a stored id refers to, resolved once per response. */
 export interface ResolvedReferences {
   accounts: Map<string, { fullname: string; avatar: string; status: number }>;
   departments: Map<string, { name: string }>;
+  /** Titles of the linked records a page shows, by record id (record ids are unique across worksheets). */
+  records: Map<string, string>;
 }
 
 export type ReferenceKind = 'account' | 'department';
@@ -95,14 +102,20 @@ export interface FieldType {
   name: string;
   /** The kind of value, which gives the default operators and aggregations (filter issue). */
   valueKind: 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'choices' | 'reference' | 'json' | 'none';
-  /** The storage column; null for layout types that hold no value. */
+  /** The storage column; null for types whose values are not in a column of the row table. */
   column: LogicalColumnType | null;
+  /**
+   * Where values live: a `column` of the row table; `links`, rows of a link table (relations),
+   * written by the record writer's link hook inside the write's transaction and read a page at a
+   * time; or `none` (layout types, no value).
+   */
+  storage: 'column' | 'links' | 'none';
   /**
    * The filter operators, when they are not those of the value kind: `presence` (only isempty /
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
    * `belongsto` a province or city).
    */
-  filterKind?: 'presence' | 'region' | 'department';
+  filterKind?: 'presence' | 'region' | 'department' | 'links';
   /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.

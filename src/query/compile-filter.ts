@@ -30,7 +30,7 @@ function resolveField(scope: FilterScope, condition: FilterCondition): QueryFiel
   return system;
 }
 
-function compileCondition(scope: FilterScope, condition: FilterCondition, field: QueryField): Expression<SqlBool> {
+function compileCondition(scope: FilterScope, condition: FilterCondition, field: QueryField, related: Set<string>): Expression<SqlBool> {
   const label = `${condition.path} "${field.name}"`;
   if (!KNOWN_OPERATORS.has(condition.operator)) {
     throw AppError.invalidValue(`${label}: unknown operator ${JSON.stringify(condition.operator.slice(0, 30))}; operators are ${OPERATORS.join(', ')}`);
@@ -52,6 +52,8 @@ function compileCondition(scope: FilterScope, condition: FilterCondition, field:
     now: scope.now,
     timeZone: scope.timeZone,
     selfAccountId: scope.selfAccountId,
+    rowTable: scope.schema.table,
+    relatedWorksheets: related,
   });
 }
 
@@ -74,15 +76,15 @@ function noteIndexable(field: QueryField, operator: string, columns: IndexableCo
   if (list && !list.includes(field.column)) list.push(field.column);
 }
 
-function compileNode(scope: FilterScope, node: FilterNode, indexable: IndexableColumns | null): Expression<SqlBool> | null {
+function compileNode(scope: FilterScope, node: FilterNode, indexable: IndexableColumns | null, related: Set<string>): Expression<SqlBool> | null {
   if (node.kind === 'condition') {
     const field = resolveField(scope, node);
-    const compiled = compileCondition(scope, node, field);
+    const compiled = compileCondition(scope, node, field, related);
     if (indexable) noteIndexable(field, node.operator, indexable);
     return compiled;
   }
   const inner = node.logic === 'and' ? indexable : null;
-  const parts = node.children.map((child) => compileNode(scope, child, inner)).filter((part): part is Expression<SqlBool> => part !== null);
+  const parts = node.children.map((child) => compileNode(scope, child, inner, related)).filter((part): part is Expression<SqlBool> => part !== null);
   // A group without conditions holds for every row, so it adds nothing to its parent.
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0];
@@ -103,8 +105,9 @@ export function compileFilter(scope: FilterScope, filter: unknown, path = 'filte
 export function planFilter(scope: FilterScope, filter: unknown, path = 'filter'): { predicate: RowPredicate; indexable: IndexableColumns } {
   const tree = parseFilter(filter, path);
   const indexable: IndexableColumns = { equality: [], range: [] };
-  const expression = tree ? compileNode(scope, tree, indexable) : null;
-  return { predicate: expression ? predicateOf(expression) : EVERY_ROW, indexable };
+  const related = new Set<string>();
+  const expression = tree ? compileNode(scope, tree, indexable, related) : null;
+  return { predicate: expression ? predicateOf(expression, related) : EVERY_ROW, indexable };
 }
 
 /** Most key columns of an index chosen from a list's filter and sort, and most columns it carries after them. */

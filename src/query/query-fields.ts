@@ -7,6 +7,7 @@ import { numberConditions } from './conditions/number.js';
 import { checkboxConditions, noConditions, presenceConditions } from './conditions/presence.js';
 import { departmentConditions, referenceConditions, singleIdConditions } from './conditions/references.js';
 import { regionConditions } from './conditions/regions.js';
+import { linkConditions } from './conditions/links.js';
 import { textConditions } from './conditions/text.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
@@ -28,14 +29,16 @@ const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, Co
   presence: presenceConditions,
   region: regionConditions,
   department: departmentConditions,
+  links: linkConditions,
 };
 
 /** The conditions a worksheet field takes, as its type declares them. */
 export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   const type = field.fieldType;
-  if (!type.column) return null;
+  if (type.storage === 'none') return null;
   const kind = type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
-  return { key, name: field.name, column: field.id, columnType: type.column, meta: field, kind };
+  // A value kept outside the row (relations) has no column of its own: its conditions read the link table.
+  return { key, name: field.name, column: field.id, columnType: type.column ?? 'text', meta: field, kind };
 }
 
 /** A system column, and what it holds: the record id, an instant, a member's account id, or a number. */

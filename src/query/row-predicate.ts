@@ -12,23 +12,28 @@ export interface RowPredicate {
   readonly expression: Expression<SqlBool>;
   /** True when the predicate holds for every row (nothing to add to the WHERE clause). */
   readonly everyRow: boolean;
+  /**
+   * Other worksheets whose records the predicate reads (a condition on a relation tests the related
+   * records): what it lets through changes when their records change too.
+   */
+  readonly relatedWorksheets: readonly string[];
 }
 
-function make(expression: Expression<SqlBool>, everyRow: boolean): RowPredicate {
-  return { expression, everyRow } as RowPredicate;
+function make(expression: Expression<SqlBool>, everyRow: boolean, relatedWorksheets: readonly string[] = []): RowPredicate {
+  return { expression, everyRow, relatedWorksheets } as RowPredicate;
 }
 
 /** Every live row: for reads by the key of an application administrator, before scopes exist. */
 export const EVERY_ROW: RowPredicate = make(sql<SqlBool>`1 = 1`, true);
 
-/** A predicate from a compiled condition tree (query/ only). */
-export function predicateOf(expression: Expression<SqlBool>): RowPredicate {
-  return make(expression, false);
+/** A predicate from a compiled condition tree (query/ only), with the other worksheets it reads. */
+export function predicateOf(expression: Expression<SqlBool>, relatedWorksheets: Iterable<string> = []): RowPredicate {
+  return make(expression, false, [...relatedWorksheets]);
 }
 
 /** Both predicates; used to AND a filter with a data scope. */
 export function bothOf(a: RowPredicate, b: RowPredicate): RowPredicate {
   if (a.everyRow) return b;
   if (b.everyRow) return a;
-  return make(sql<SqlBool>`(${a.expression} AND ${b.expression})`, false);
+  return make(sql<SqlBool>`(${a.expression} AND ${b.expression})`, false, [...new Set([...a.relatedWorksheets, ...b.relatedWorksheets])]);
 }

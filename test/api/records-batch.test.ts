@@ -21,7 +21,7 @@ describeApi('records: batch create', (ctx) => {
   const total = async () => (await ctx.call<{ total: number }>('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, { pageSize: 1 })).body.data.total;
   /** What the database holds: the kept row count and the rows actually in the table. */
   const stored = async () => {
-    const counted = { row_count: (await rowCountSums(ctx.database.db, ctx.database.reader, ctx.database.dialect, sheet.id)).live };
+    const counted = { row_count: (await rowCountSums(ctx.database.db, ctx.database.reader, ctx.database.dialect, [sheet.id])).live };
     const live = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(rowTableName(sheet.id))} WHERE _deleted_at IS NULL`.execute(ctx.database.db);
     return { rowCount: Number(counted.row_count), liveRows: Number(live.rows[0].n) };
   };
@@ -336,7 +336,7 @@ describeApi('records: batch delete', (ctx) => {
     const purge = await remove({ rowIds: ids, permanent: true });
     expect(purge.body.data.successfulRowIds.sort()).toEqual([...ids].sort());
     expect(await total()).toBe(before - 2);
-    const counted = { row_count: (await rowCountSums(ctx.database.db, ctx.database.reader, ctx.database.dialect, sheet.id)).live };
+    const counted = { row_count: (await rowCountSums(ctx.database.db, ctx.database.reader, ctx.database.dialect, [sheet.id])).live };
     expect(Number(counted.row_count)).toBe(before - 2);
   });
 

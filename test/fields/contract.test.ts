@@ -21,14 +21,21 @@ const valueHolding = ready.filter((t) => t.column !== null);
 
 /**
  * What the contract expects of a type follows from what it declares: planned (refused at
- * definition), layout (ready, no column: holds nothing), system (ready, read-only: the system
+ * definition), layout (ready, stored nowhere: holds nothing), links (ready, values in a link table:
+ * written as edits, read from the related ids a page finds), system (ready, read-only: the system
  * produces the value) or value (ready, written by clients). Every test asserts in every branch.
  */
-type Category = 'planned' | 'layout' | 'system' | 'value';
+type Category = 'planned' | 'layout' | 'links' | 'system' | 'value';
 function categoryOf(type: FieldType): Category {
   if (type.availability === 'planned') return 'planned';
-  if (type.column === null) return 'layout';
+  if (type.storage === 'none') return 'layout';
+  if (type.storage === 'links') return 'links';
   return type.readOnly ? 'system' : 'value';
+}
+
+/** What a definition of a type needs beyond its name and type (a relation: the worksheet it relates to). */
+function definitionBasics(type: FieldType): Record<string, unknown> {
+  return type.storage === 'links' ? { dataSource: 'w2' } : {};
 }
 
 /** A field of a ready type defined as its sample says, and a made-up world around it. */
@@ -51,7 +58,7 @@ describe('the field-type registry', () => {
 
   it('holds both ready and planned types', () => {
     expect(ready.length).toBeGreaterThan(20);
-    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['14', '29', '30', '31', '34']));
+    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['14', '30', '31', '34']));
   });
 
   it('resolves "Region" to the first registered region type', () => {
@@ -73,8 +80,10 @@ describe('the field-type registry', () => {
     expect(types.filter((t) => t.canBeTitle).map((t) => t.code).sort()).toEqual(['2', '33']);
   });
 
-  it('registers the layout types without a storage column', () => {
-    expect(ready.filter((t) => t.column === null).map((t) => t.code).sort()).toEqual([...LAYOUT_CODES].sort());
+  it('registers the layout types as storing nothing, and relations in link tables', () => {
+    expect(ready.filter((t) => t.storage === 'none').map((t) => t.code).sort()).toEqual([...LAYOUT_CODES].sort());
+    expect(ready.filter((t) => t.storage === 'links').map((t) => t.code)).toEqual(['29']);
+    for (const type of ready) expect(type.storage === 'column').toBe(type.column !== null);
   });
 });
 
@@ -99,7 +108,7 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
   });
 
   it('can be required exactly when clients write a value to it', () => {
-    expect(type.canBeRequired).toBe(!type.readOnly && type.column !== null);
+    expect(type.canBeRequired).toBe(!type.readOnly && type.storage !== 'none');
   });
 
   it('sorts by option order only when it can be sorted by at all', () => {
@@ -136,10 +145,10 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
       expect(error.message).toContain(type.plannedFor!);
     } else {
       expect(type.plannedFor).toBeUndefined();
-      const field = defineField({ name: 'Now', type: type.name }, 'fields[0]', 'w1', 1);
+      const field = defineField({ name: 'Now', type: type.name, ...definitionBasics(type) }, 'fields[0]', 'w1', 1);
       expect(field.type).toBe(types.find((t) => t.name === type.name)!.code);
       expect(field.fieldType).toBe(fieldTypeOf(field.type));
-      expect(defineField({ name: 'Now', type: type.code }, 'fields[0]', 'w1', 1).fieldType).toBe(type);
+      expect(defineField({ name: 'Now', type: type.code, ...definitionBasics(type) }, 'fields[0]', 'w1', 1).fieldType).toBe(type);
     }
   });
 
@@ -157,6 +166,17 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
         for (const value of ['x', 1, '7', true, ['a'], { a: 1 }]) expectBadValue(() => type.write!(value, field, ctx));
         for (const value of [null, undefined, '']) expect(type.write!(value, field, ctx)).toBeNull();
         break;
+      case 'links':
+        // An edit of the links: empty replaces them with none; ids are kept once each, in order.
+        expect(typeof type.write).toBe('function');
+        for (const value of [null, undefined, '']) {
+          const stored = type.write!(value, field, ctx);
+          expect(stored).toEqual({ mode: 'replace', ids: [] });
+          expect(type.isEmpty(stored)).toBe(true);
+        }
+        expect(type.write!(['r2', { sid: 'r1' }, 'r2'], field, ctx)).toEqual({ mode: 'replace', ids: ['r2', 'r1'] });
+        for (const value of [1, true, [{}], [''], { a: 1 }]) expectBadValue(() => type.write!(value, field, ctx));
+        break;
       case 'value': {
         expect(typeof type.write).toBe('function');
         const expected = type.column === 'boolean' ? false : null;
@@ -173,6 +193,13 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
   it('reads back its sample value in its wire shape', async () => {
     if (category === 'planned' || category === 'layout') {
       expect(FIELD_SAMPLES[type.code]).toBeUndefined();
+      return;
+    }
+    if (category === 'links') {
+      // What the presenter puts in place of a stored value: the live related ids, with their titles resolved.
+      const refs = { accounts: new Map(), departments: new Map(), records: new Map([['r1', 'First']]) };
+      expect(type.read(['r1'], fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([{ sid: 'r1', name: 'First' }]);
+      expect(type.isEmpty([])).toBe(true);
       return;
     }
     const { field, world } = sampleField(type);

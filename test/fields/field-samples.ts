@@ -81,5 +81,5 @@ export function inWorld(value: FromWorld, world: SampleWorld): unknown {
 /** The references a read needs to show the world's member and department. */
 export function referencesOf(world: SampleWorld): ResolvedReferences {
   const { accountId, fullname, avatar, status } = world.account;
-  return { accounts: new Map([[accountId, { fullname, avatar, status }]]), departments: new Map([[world.department.id, { name: world.department.name }]]) };
+  return { accounts: new Map([[accountId, { fullname, avatar, status }]]), departments: new Map([[world.department.id, { name: world.department.name }]]), records: new Map() };
 }

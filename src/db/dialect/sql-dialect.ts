@@ -80,6 +80,11 @@ export interface SqlDialect {
     /** Where the engine assigns numbers: the statement that makes the next number follow the table's largest. */
     continueAfterLargestSql(table: string): string | null;
   };
+  /**
+   * The key column of link tables (`seq` in CREATE TABLE): an integer the engine assigns, larger for
+   * every new link, so that links read back in the order they were made.
+   */
+  readonly linkSequenceColumn: string;
   /** Largest number of bound parameters one statement may carry. */
   readonly maxParameters: number;
   /**

@@ -139,6 +139,8 @@ export function createSqliteDialect(file: string): SqlDialect {
     kyselyDialect: new SqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }),
     rows: reader,
     recordNumbers: { assignedByEngine: false, columnType: 'INTEGER', continueAfterLargestSql: () => null },
+    // The rowid: one more than the largest, so a new link always sorts after the ones kept.
+    linkSequenceColumn: 'INTEGER PRIMARY KEY',
     maxParameters: 32766,
     migrationLockSql: null,
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,

@@ -17,7 +17,7 @@ export type StoredRow = Record<string, unknown> & {
 
 /** The fields a read shows: every value-holding field, or the projection asked for. */
 export function readableFields(schema: WorksheetSchema, projection: FieldMeta[] | null): FieldMeta[] {
-  return (projection ?? schema.fields).filter((f) => f.fieldType.column !== null);
+  return (projection ?? schema.fields).filter((f) => f.fieldType.storage !== 'none');
 }
 
 /** Decodes driver values into stored values (booleans, JSON) once per row. */

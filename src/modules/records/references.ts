@@ -24,7 +24,7 @@ export async function checkReferencesExist(db: Executor, organizationId: string,
 
 /** Names for the ids that rows refer to (members, departments, creators), in one query per kind. */
 export async function resolveReferences(db: Executor, refs: ReferenceSet): Promise<ResolvedReferences> {
-  const resolved: ResolvedReferences = { accounts: new Map(), departments: new Map() };
+  const resolved: ResolvedReferences = { accounts: new Map(), departments: new Map(), records: new Map() };
   const accountIds: string[] = [];
   for (const id of refs.account) {
     const pseudo = PSEUDO_USERS.get(id);

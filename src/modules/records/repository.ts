@@ -98,10 +98,17 @@ export async function softDeleteRows(db: Executor, table: string, ids: string[],
   return deleted.map((r) => r.id as string);
 }
 
-/** Removes rows for good (live or in the recycle bin); returns which ids existed and which were live. */
-export async function hardDeleteRows(db: Executor, table: string, ids: string[]): Promise<{ existed: string[]; live: number }> {
+/** Removes rows for good (live or in the recycle bin); returns each removed id and whether it was live. */
+export async function hardDeleteRows(db: Executor, table: string, ids: string[]): Promise<Array<{ id: string; wasLive: boolean }>> {
   const deleted = await rows(db).deleteFrom(table).where('id', 'in', ids).returning(['id', '_deleted_at']).execute();
-  return { existed: deleted.map((r) => r.id as string), live: deleted.filter((r) => r._deleted_at === null).length };
+  return deleted.map((r) => ({ id: r.id as string, wasLive: r._deleted_at === null }));
+}
+
+/** The stored (driver) values of these columns of the live rows among `ids`, by id; none read when no column is asked. */
+export async function liveValues(db: Executor, table: string, ids: string[], columns: string[]): Promise<Map<string, Record<string, unknown>>> {
+  if (columns.length === 0) return new Map();
+  const found = await rows(db).selectFrom(table).select(['id', ...columns]).where('id', 'in', ids).where('_deleted_at', 'is', null).execute();
+  return new Map(found.map((row) => [row.id as string, row]));
 }
 
 /**

@@ -56,18 +56,18 @@ export async function noteInsertedRows(db: Executor, dialect: SqlDialect, worksh
 }
 
 /**
- * A worksheet's figures, summed over its shards and read outside any transaction: `live`, its live
- * records (an unfiltered total), and `version`, how many writes its records have had (it rises with
- * every committed write, never falls).
+ * Worksheets' figures, summed over their shards and read outside any transaction: `live`, their live
+ * records (an unfiltered total, asked for one worksheet), and `version`, how many writes their
+ * records have had (it rises with every committed write to any of them, never falls).
  */
-export async function rowCountSums(db: Executor, reader: RowReader, dialect: SqlDialect, worksheetId: string): Promise<{ live: number; version: number }> {
-  const text = cachedSqlText(dialect, 'row-counts|sums', () =>
+export async function rowCountSums(db: Executor, reader: RowReader, dialect: SqlDialect, worksheetIds: string[]): Promise<{ live: number; version: number }> {
+  const text = cachedSqlText(dialect, `row-counts|sums|${worksheetIds.length}`, () =>
     db
       .selectFrom('row_counts')
       .select((eb) => [eb.fn.sum<number>('live').as('live'), eb.fn.sum<number>('changes').as('version')])
-      .where('worksheet_id', '=', worksheetId)
+      .where('worksheet_id', 'in', worksheetIds)
       .compile().sql,
   );
-  const [row] = await reader.read(text, [worksheetId]);
+  const [row] = await reader.read(text, worksheetIds);
   return { live: Number(row?.live ?? 0), version: Number(row?.version ?? 0) };
 }

@@ -1,19 +1,18 @@
 import { AppError } from '../../shared/app-error.js';
-import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { inTransaction } from '../../db/transaction.js';
-import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
+import type { FieldMeta } from '../../fields/field-type.js';
 import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
 import { collectReferences, decodeRow, readableFields } from './presenter.js';
 import { recordsMarkdown } from './record-markdown.js';
 import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
-import { checkReferencesExist, resolveReferences } from './references.js';
+import { resolveReferences } from './references.js';
+import { readLinkedValues } from './links/linked-values.js';
+import * as writer from './writer.js';
 import * as repository from './repository.js';
 import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
-import { noteInsertedRows, noteRowChanges, rowCountSums } from './row-counts.js';
+import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
-import { reportingDuplicates } from './unique-violation.js';
-import { emptyReferenceSet, encodeValues, type FieldValueInput, type ReferenceSet } from './value-codec.js';
+import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-codec.js';
 
 export const MAX_BATCH = 1000;
 
@@ -36,19 +35,10 @@ export interface ListInput {
   responseFormat?: 'json' | 'md';
 }
 
-/** Stored values to driver parameters, by column name. */
-function toColumns(ctx: ServiceContext, schema: WorksheetSchema, values: Map<string, unknown>): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
-  for (const [fieldId, stored] of values) {
-    const column = schema.byKey.get(fieldId)!.fieldType.column!;
-    columns[fieldId] = ctx.dialect.encode(column, stored);
-  }
-  return columns;
-}
-
 async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
   const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
-  const refs = await resolveReferences(ctx.db, collectReferences(fields, rows));
+  const [refs, titles] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows)]);
+  refs.records = titles;
   const present = rowPresenter(shape, fields);
   return rows.map((row) => present(row, refs));
 }
@@ -68,53 +58,14 @@ function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldM
 
 /** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
 function selectColumns(fields: FieldMeta[]): string[] {
-  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.map((f) => f.id)];
-}
-
-/**
- * Inserts rows whose values are already encoded: assigns ids, the values types assign on insert
- * (auto numbers) and system columns, checks references, and keeps the row count, all in one transaction.
- */
-async function insertEncoded(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet): Promise<string[]> {
-  const now = ctx.now();
-  const actor = ctx.actor.accountId;
-  const valueFields = schema.fields.filter((f) => f.fieldType.column !== null);
-  const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
-  const ids = encoded.map(() => newRowId());
-  await inTransaction(ctx.db, async (trx) => {
-    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
-    const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
-    // Counted (and, where the engine does not number records as they go in, numbered) first: the numbers are needed below.
-    const firstNumber = await noteInsertedRows(trx, ctx.dialect, schema.id, encoded.length);
-    for (const field of assigned) {
-      const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
-      encoded.forEach((row, i) => row.set(field.id, values[i]));
-    }
-    const records = encoded.map((values, i) => {
-      const record: Record<string, unknown> = {
-        id: ids[i],
-        _created_by: actor,
-        _owner: actor,
-        _updated_by: actor,
-        _created_at: now,
-        _updated_at: now,
-        _deleted_at: null,
-      };
-      if (firstNumber !== null) record._autoid = firstNumber + i;
-      const columns = toColumns(ctx, schema, values);
-      for (const field of valueFields) record[field.id] = columns[field.id] ?? null;
-      return record;
-    });
-    await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
-  });
-  return ids;
+  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
 }
 
 export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[]): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
-  const [id] = await insertEncoded(ctx, schema, [values], refs);
+  const [id] = await writer.insertRecords(ctx, schema, [values], refs);
   return { id };
 }
 
@@ -124,7 +75,7 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
   const encoded = rows.map((row, i) => encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'create', refs));
-  return { rowIds: await insertEncoded(ctx, schema, encoded, refs) };
+  return { rowIds: await writer.insertRecords(ctx, schema, encoded, refs) };
 }
 
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
@@ -136,26 +87,11 @@ export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId
   return record;
 }
 
-/** Applies encoded changes to rows; returns the ids that were live and changed. */
-async function applyUpdates(ctx: ServiceContext, schema: WorksheetSchema, updates: Array<{ ids: string[]; values: Map<string, unknown> }>, refs: ReferenceSet): Promise<string[]> {
-  const now = ctx.now();
-  return inTransaction(ctx.db, async (trx) => {
-    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
-    const changed: string[] = [];
-    for (const update of updates) {
-      const changes = { ...toColumns(ctx, schema, update.values), _updated_by: ctx.actor.accountId, _updated_at: now };
-      changed.push(...(await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, changes))));
-    }
-    if (changed.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, 0);
-    return changed;
-  });
-}
-
 export async function updateRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, fields: FieldValueInput[]): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
-  const changed = await applyUpdates(ctx, schema, [{ ids: [rowId], values }], refs);
+  const changed = await writer.updateRecords(ctx, schema, [{ ids: [rowId], values }], refs);
   if (changed.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   return { id: rowId };
 }
@@ -190,34 +126,20 @@ export async function updateRecords(
     requested = checkRowIds(input.rowIds, 'rowIds');
     updates = [{ ids: requested, values: encodeValues(schema, input.fields, '', ctx.timeZone, 'update', refs) }];
   }
-  const changed = new Set(await applyUpdates(ctx, schema, updates, refs));
+  const changed = new Set(await writer.updateRecords(ctx, schema, updates, refs));
   return { successfulRowIds: requested.filter((id) => changed.has(id)), failedRowIds: requested.filter((id) => !changed.has(id)) };
-}
-
-/** Deletes records: to the recycle bin by default, for good with `permanent`. */
-async function removeRows(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean): Promise<string[]> {
-  return inTransaction(ctx.db, async (trx) => {
-    if (permanent) {
-      const { existed, live } = await repository.hardDeleteRows(trx, schema.table, ids);
-      if (existed.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, -live);
-      return existed;
-    }
-    const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
-    if (deleted.length > 0) await noteRowChanges(trx, ctx.dialect, schema.id, -deleted.length);
-    return deleted;
-  });
 }
 
 export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, permanent: boolean): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
-  const deleted = await removeRows(ctx, schema, [rowId], permanent);
+  const deleted = await writer.removeRecords(ctx, schema, [rowId], permanent);
   if (deleted.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
 }
 
 export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[], permanent: boolean) {
   const schema = await loadSchema(ctx, worksheetKey);
   const requested = checkRowIds(rowIds, 'rowIds');
-  const deleted = new Set(await removeRows(ctx, schema, requested, permanent));
+  const deleted = new Set(await writer.removeRecords(ctx, schema, requested, permanent));
   return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
 }
 
@@ -274,7 +196,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
   const [raw, total] = await Promise.all([
     repository.listRows(ctx, schema.table, selectColumns(fields), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
-    !countTotal ? undefined : predicate.everyRow ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, schema.id).then((sums) => sums.live) : countFiltered(ctx, schema, predicate),
+    !countTotal ? undefined : predicate.everyRow ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, [schema.id]).then((sums) => sums.live) : countFiltered(ctx, schema, predicate),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {
@@ -288,7 +210,8 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
 /** The total of a filtered list: counted once per version of the records (`filtered-totals.ts`). */
 async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate): Promise<number> {
   const statement = repository.countStatement(ctx, schema.table, predicate);
-  const { version } = await rowCountSums(ctx.db, ctx.reader, ctx.dialect, schema.id);
+  // A filter on a relation reads the related worksheets' records too: their writes change the total as well.
+  const { version } = await rowCountSums(ctx.db, ctx.reader, ctx.dialect, [...new Set([schema.id, ...predicate.relatedWorksheets])]);
   return filteredTotal(schema, `${statement.sql}\u0000${JSON.stringify(statement.parameters)}`, version, () => repository.countRows(ctx, statement));
 }
 

@@ -43,7 +43,7 @@ export function encodeValues(
   const values = new Map<string, unknown>();
   // One context for the whole row; its label is only spelled out when a type reports a problem.
   const cell = { index: 0, name: '' };
-  const context = {
+  const context: { timeZone: string; mode?: number; readonly label: string } = {
     timeZone,
     get label() {
       return `${where}fields[${cell.index}] "${cell.name}"`;
@@ -59,9 +59,10 @@ export function encodeValues(
     if (!type.write) throw AppError.invalidValue(`${where}fields[${index}]: field "${field.name}" (${type.name}) cannot be written`);
     cell.index = index;
     cell.name = field.name;
+    context.mode = item.type;
     const stored = type.write(item.value, field, context);
     // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
-    if (!type.column || type.readOnly) continue;
+    if (type.storage === 'none' || type.readOnly) continue;
     const refs = stored === null ? null : type.references?.(stored);
     if (refs) for (const id of refs.ids) references[refs.kind].add(id);
     values.set(field.id, stored);

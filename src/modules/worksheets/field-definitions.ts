@@ -17,13 +17,17 @@ export interface FieldDefinitionInput {
   precision?: number;
   subType?: number;
   max?: number;
+  /** Relation: the related worksheet (id, alias or `selfRelation`). */
+  dataSource?: string;
+  /** Relation settings as the public interface writes them. */
+  relation?: { bidirectional?: boolean; showFields?: string[] };
   description?: string;
   desc?: string;
   remark?: string;
 }
 
 /** Top-level definition keys that are the type's settings; they are kept in `config`. */
-const CONFIG_KEYS = ['precision', 'subType', 'max'] as const;
+const CONFIG_KEYS = ['precision', 'subType', 'max', 'dataSource'] as const;
 
 const ALIAS = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_NAME = 100;
@@ -45,6 +49,9 @@ function checkAlias(alias: unknown, where: string): string {
 function mergedConfig(input: FieldDefinitionInput, base: Record<string, unknown>): Record<string, unknown> {
   const config = { ...base, ...(input.config ?? {}) };
   for (const key of CONFIG_KEYS) if (input[key] !== undefined) config[key] = input[key];
+  // `relation: {bidirectional, showFields}` is kept flat in the config, as the newer interface writes it.
+  if (input.relation?.bidirectional !== undefined) config.bidirectional = input.relation.bidirectional;
+  if (input.relation?.showFields !== undefined) config.showFields = input.relation.showFields;
   return config;
 }
 

@@ -147,3 +147,18 @@ export async function worksheetIdsOfApp(db: Executor, appId: string): Promise<st
   const rows = await db.selectFrom('worksheets').select('id').where('app_id', '=', appId).execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * Every field of an application whose values live in link tables (relations), on any of its
+ * worksheets: what a permanent deletion, a worksheet deletion or a field removal must also clean up
+ * on the other side. Metadata-sized, and read only by those rare operations.
+ */
+export async function linkFieldsOfApp(db: Executor, appId: string): Promise<FieldMeta[]> {
+  const rows = await db.selectFrom('fields').selectAll('fields').innerJoin('worksheets', 'worksheets.id', 'fields.worksheet_id').where('worksheets.app_id', '=', appId).execute();
+  return rows.map(fieldFromRow).filter((field) => field.fieldType.storage === 'links');
+}
+
+export async function findField(db: Executor, id: string): Promise<FieldMeta | undefined> {
+  const row = await db.selectFrom('fields').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && fieldFromRow(row);
+}

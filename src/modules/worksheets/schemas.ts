@@ -33,6 +33,13 @@ export const FieldDefinition = Type.Object(
     precision: Type.Optional(Type.Integer()),
     subType: Type.Optional(Type.Integer()),
     max: Type.Optional(Type.Integer()),
+    dataSource: Type.Optional(Type.String({ description: 'Relation: the related worksheet (id, alias, or "selfRelation")' })),
+    relation: Type.Optional(
+      Type.Object(
+        { bidirectional: Type.Optional(LenientBoolean({ description: 'Two-way: a reverse field appears on the related worksheet' })), showFields: Type.Optional(Type.Array(Type.String())) },
+        { additionalProperties: true },
+      ),
+    ),
     description: Type.Optional(Type.String()),
     desc: Type.Optional(Type.String()),
     remark: Type.Optional(Type.String()),
@@ -81,7 +88,14 @@ export const FieldOut = Type.Object(
     config: Type.Record(Type.String(), Type.Unknown()),
     description: Type.String(),
     desc: Type.Optional(Type.String({ description: 'API_PROFILE=public: the description again, under its public name' })),
-    dataSource: Type.Optional(Type.String({ description: 'API_PROFILE=public: the worksheet a Relation draws from ("" otherwise)' })),
+    dataSource: Type.Optional(Type.String({ description: 'Relation: the related worksheet id; API_PROFILE=public: on every field ("" when none)' })),
+    relation: Type.Optional(
+      Type.Object({
+        bidirectional: Type.Boolean({ description: 'Two-way: the other side has a reverse field' }),
+        reverseField: Type.Optional(Type.String({ description: 'The field on the other side of a two-way relation' })),
+        showFields: Type.Array(Type.String()),
+      }),
+    ),
     precision: Type.Optional(Type.Integer()),
     subType: Type.Optional(Type.Integer()),
     max: Type.Optional(Type.Integer()),

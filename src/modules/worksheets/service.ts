@@ -7,11 +7,13 @@ import type { Executor } from '../../db/connection.js';
 import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
 import { systemFieldName } from '../../query/index.js';
 import type { FieldMeta } from '../../fields/field-type.js';
+import { linkageOf } from '../../fields/types/relation.js';
 import { ItemType, moveItem, placeItem, renameItem, resolveSection } from '../navigation/index.js';
 import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
+import { attachRelations, detachRelations, detachWorksheet, reconcileEditedRelation } from './relation-fields.js';
 import { readIndexKey, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
@@ -64,9 +66,12 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     else fields = [defaultTitleField(id), ...fields];
   }
   fields = settleFieldSet(fields, null);
+  const touched = new Set<string>();
   await inTransaction(ctx.db, async (trx) => {
     const alias = await checkWorksheetAlias(trx, ctx.actor.appId, input.alias, null);
     const sectionId = await resolveSection(trx, ctx.actor.appId, input.sectionId, now, 'sectionId');
+    const owner = { id, appId: ctx.actor.appId, name };
+    fields = settleFieldSet([...fields, ...(await attachRelations(trx, ctx.dialect, owner, fields, fields, now, touched))], null);
     await repository.insertWorksheet(trx, {
       id,
       app_id: ctx.actor.appId,
@@ -79,7 +84,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     await repository.insertFields(trx, fields, now);
     await ddl.createRowTable(trx, ctx.dialect, id, fields);
     await placeItem(trx, ctx.actor.appId, { id, type: ItemType.Worksheet, name, sectionId }, now);
-  });
+  }).finally(() => forgetAll(ctx, touched));
   return { worksheetId: id };
 }
 
@@ -132,6 +137,11 @@ function forget(ctx: ServiceContext, schema: WorksheetSchema): void {
   if (schema.alias) ctx.schemas.delete(aliasKey(schema.appId, schema.alias));
 }
 
+/** Drops the cached schemas of other worksheets a structure change touched (reverse relation fields). */
+function forgetAll(ctx: ServiceContext, worksheetIds: Iterable<string>): void {
+  for (const id of worksheetIds) forgetCachedSchema(ctx.schemas, id);
+}
+
 export async function listWorksheets(ctx: ServiceContext, ids: string[] | undefined) {
   return repository.listWorksheets(ctx.db, ctx.actor.appId, ids);
 }
@@ -163,8 +173,17 @@ export function presentField(field: FieldMeta, profile: ApiProfile = 'spec') {
     config: field.config,
     description: field.description,
     ...(publicProfile ? { desc: field.description, dataSource: typeof field.config.dataSource === 'string' ? field.config.dataSource : '' } : {}),
+    ...(field.fieldType.storage === 'links' ? relationSettings(field) : {}),
     ...settings,
   };
+}
+
+/** A relation's related worksheet and sides, as the public schema shows them. */
+function relationSettings(field: FieldMeta) {
+  const linkage = linkageOf(field);
+  const counterpart = linkage.side === 'source' ? linkage.reverseField : linkage.linkField;
+  const showFields = Array.isArray(field.config.showFields) ? field.config.showFields.filter((f): f is string => typeof f === 'string') : [];
+  return { dataSource: linkage.dataSource, relation: { bidirectional: counterpart !== undefined, ...(counterpart ? { reverseField: counterpart } : {}), showFields } };
 }
 
 export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
@@ -229,10 +248,14 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   }
   fields = settleFieldSet([...fields, ...added], titleRequests[0]?.id ?? null);
   const addedIds = new Set(added.map((f) => f.id));
-  const settledAdded = fields.filter((f) => addedIds.has(f.id));
 
   await ctx.indexes.settle(schema.id);
+  const touched = new Set<string>();
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
+    touched.clear();
+    // A retried attempt starts from the fields as they were planned, not as the aborted attempt left them.
+    const planned = fields.map((f) => ({ ...f }));
+    const owner = { id: schema.id, appId: schema.appId, name: input.name === undefined ? schema.name : checkWorksheetName(input.name) };
     const changes: Parameters<typeof repository.updateWorksheet>[2] = { updated_at: now };
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
     if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
@@ -243,9 +266,27 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     const covering = (await repository.loadReadIndexes(trx, schema.id)).filter((index) => [...index.key, ...index.include].some((column) => removedIds.has(column)));
     for (const index of covering) await ddl.dropReadIndex(trx, index.name);
     await repository.deleteReadIndexes(trx, covering.map((index) => index.name));
+    // Removing one side of a self relation may take the other (its reverse) with it.
+    const alsoRemoved = await detachRelations(trx, owner, removed, touched);
+    const gone = new Set([...removedIds, ...alsoRemoved]);
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
-    await repository.deleteFields(trx, [...removedIds]);
-    for (const field of fields) {
+    await repository.deleteFields(trx, [...gone]);
+    let kept = planned.filter((f) => !gone.has(f.id) || addedIds.has(f.id));
+    const newOwn: FieldMeta[] = [];
+    for (const field of kept) {
+      const before = schema.fields.find((f) => f.id === field.id);
+      if (!before) continue;
+      if (before.fieldType.storage === 'links') {
+        const { addOwn, removeOwn } = await reconcileEditedRelation(trx, owner, before, field, [...kept, ...newOwn], now, touched);
+        if (addOwn) newOwn.push(addOwn);
+        if (removeOwn) {
+          await repository.deleteFields(trx, [removeOwn]);
+          gone.add(removeOwn);
+        }
+      }
+    }
+    kept = kept.filter((f) => !gone.has(f.id));
+    for (const field of kept) {
       const before = schema.fields.find((f) => f.id === field.id);
       if (before) {
         if (before.isUnique && !field.isUnique) await ddl.dropUniqueIndex(trx, schema.id, field.id);
@@ -253,24 +294,37 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
         await repository.replaceField(trx, field);
       }
     }
-    await repository.insertFields(trx, settledAdded, now);
-    for (const field of settledAdded) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
-  }).finally(() => forget(ctx, schema));
+    const newFields = kept.filter((f) => addedIds.has(f.id));
+    newOwn.push(...(await attachRelations(trx, ctx.dialect, owner, newFields, [...kept, ...newOwn], now, touched)));
+    settleFieldSet([...kept, ...newOwn], null);
+    await repository.insertFields(trx, [...newFields, ...newOwn], now);
+    for (const field of newFields) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
+  }).finally(() => {
+    forget(ctx, schema);
+    forgetAll(ctx, touched);
+  });
 }
 
 /** Deletes a worksheet, its fields and all its rows (the table is dropped). */
 export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
   await ctx.indexes.settle(schema.id);
+  const touched = new Set<string>();
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
+    touched.clear();
+    await detachWorksheet(trx, schema.id, schema.appId, touched);
     await repository.deleteWorksheetRow(trx, schema.id);
     await ddl.dropRowTable(trx, schema.id);
-  }).finally(() => forget(ctx, schema));
+  }).finally(() => {
+    forget(ctx, schema);
+    forgetAll(ctx, touched);
+  });
 }
 
 /** Deletes every worksheet of an application (used when the application is deleted). */
 export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, appId: string): Promise<void> {
   for (const id of await repository.worksheetIdsOfApp(db, appId)) {
+    await detachWorksheet(db, id, appId, new Set());
     await repository.deleteWorksheetRow(db, id);
     await ddl.dropRowTable(db, id);
     ctx.schemas.delete(id);

@@ -30,6 +30,11 @@ export function rowTableName(worksheetId: string): string {
   return `ws_${worksheetId}`;
 }
 
+/** The link table of a relation: named by the field that created it (the forward side). */
+export function linkTableName(linkFieldId: string): string {
+  return `lk_${linkFieldId}`;
+}
+
 /** Index names are global per schema (PostgreSQL) and per database (SQLite): include the worksheet. */
 export function uniqueIndexName(worksheetId: string, column: string): string {
   return `ux_${worksheetId}_${column}`;

@@ -39,6 +39,10 @@ export interface ConditionInput {
   timeZone: string;
   /** The account `user-self` stands for. */
   selfAccountId: string;
+  /** The filtered worksheet's row table, for subqueries that correlate with the outer row. */
+  rowTable: string;
+  /** Collects the other worksheets whose records the condition reads (relations). */
+  relatedWorksheets: Set<string>;
 }
 
 export type OperatorCompiler = (input: ConditionInput) => Expression<SqlBool>;

@@ -1,0 +1,37 @@
+import type { FieldMeta } from '../../../fields/field-type.js';
+import type { ServiceContext } from '../../../shared/service-context.js';
+import { loadSchema } from '../../worksheets/index.js';
+import type { StoredRow } from '../presenter.js';
+import { linkSideOf } from './link-side.js';
+import { shownLinks } from './link-repository.js';
+
+const NO_REFERENCES = { accounts: new Map(), departments: new Map(), records: new Map() };
+
+/**
+ * Reads the relation values of a page of records: for each relation field shown, one statement
+ * finds the live related records of every record of the page, in link order, with their titles.
+ * Each row gets the list of related ids in place of a stored value (what the relation type reads);
+ * the titles are returned by related record id.
+ */
+export async function readLinkedValues(ctx: ServiceContext, fields: FieldMeta[], rows: StoredRow[]): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  const linkFields = fields.filter((f) => f.fieldType.storage === 'links');
+  if (linkFields.length === 0 || rows.length === 0) return titles;
+  const ids = rows.map((row) => row.id);
+  for (const field of linkFields) {
+    const side = linkSideOf(field);
+    const related = await loadSchema(ctx, side.relatedWorksheetId);
+    const title = related.fields.find((f) => f.isTitle);
+    const titleColumn = title?.fieldType.column ? title.id : null;
+    const byRow = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const link of await shownLinks(ctx, side, titleColumn, ids)) {
+      byRow.get(link.own)!.push(link.other);
+      if (title && titleColumn && !titles.has(link.other)) {
+        const stored = ctx.dialect.decode(title.fieldType.column!, link.title);
+        titles.set(link.other, stored === null ? '' : String(title.fieldType.read(stored, title, NO_REFERENCES)));
+      }
+    }
+    for (const row of rows) row[field.id] = byRow.get(row.id);
+  }
+  return titles;
+}

@@ -1,0 +1,219 @@
+import type { Executor } from '../../db/connection.js';
+import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
+import type { LinkEdit } from '../../fields/types/relation.js';
+import { newRowId } from '../../shared/ids.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
+import { deleteLinksOfWorksheetRecords } from './links/link-cleanup.js';
+import { checkReferencesExist } from './references.js';
+import * as repository from './repository.js';
+import { noteInsertedRows, noteRowChanges } from './row-counts.js';
+import { reportingDuplicates } from './unique-violation.js';
+import type { ReferenceSet } from './value-codec.js';
+
+/**
+ * The record writer: every change to records (single and batch create, update, delete, from the
+ * API and later from workflows and share forms) goes through here. Each call is one transaction
+ * that reads the old values it needs, writes the row table and the link tables, and hands one
+ * `RecordChange` per record to the hooks, inside the same transaction, so that whatever reacts to
+ * a change (row counts now; computed fields, the record log and the workflow outbox later) commits
+ * or rolls back with it. A feature that reacts to record changes is a hook here, never a second
+ * write path.
+ */
+
+/** Where a change comes from, as the record log will show it: 1 manual or API, 2 workflow, 3 button. */
+export interface ChangeSource {
+  type: 1 | 2 | 3;
+}
+
+export const API_SOURCE: ChangeSource = { type: 1 };
+
+/**
+ * One record's change. `before` and `after` hold stored values by field id: of the fields the
+ * change wrote (an update), every written field (a create: `before` is null), or nothing (a
+ * delete: `after` is null). A relation's value is its list of related record ids.
+ */
+export interface RecordChange {
+  worksheetId: string;
+  rowId: string;
+  kind: 'create' | 'update' | 'delete' | 'purge';
+  before: Map<string, unknown> | null;
+  after: Map<string, unknown> | null;
+  source: ChangeSource;
+}
+
+/** What a hook works in: the write's open transaction. */
+export interface HookContext {
+  trx: Executor;
+  dialect: SqlDialect;
+  schema: WorksheetSchema;
+}
+
+/** Reacts to the changes of one write, inside its transaction; throwing rolls the write back. */
+export type RecordHook = (changes: RecordChange[], hook: HookContext) => Promise<void>;
+
+/**
+ * Keeps the worksheet's live count and records version (`row-counts.ts`) for updates and
+ * deletions (inserts are counted, and numbered, before their rows are written).
+ */
+const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
+  if (changes.length === 0 || changes[0].kind === 'create') return;
+  // A purge of records already in the recycle bin changes no live count.
+  const live = changes.filter((c) => c.kind === 'delete' || (c.kind === 'purge' && c.before !== null)).length;
+  await noteRowChanges(trx, dialect, schema.id, -live);
+};
+
+/** The hooks every write runs, in order. */
+const HOOKS: RecordHook[] = [countChanges];
+
+async function runHooks(changes: RecordChange[], hook: HookContext): Promise<void> {
+  for (const run of HOOKS) await run(changes, hook);
+}
+
+/** Stored values to driver parameters, by column name (link-stored values are not columns). */
+function toColumns(dialect: SqlDialect, schema: WorksheetSchema, values: Map<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const [fieldId, stored] of values) {
+    const column = schema.byKey.get(fieldId)!.fieldType.column;
+    if (column) columns[fieldId] = dialect.encode(column, stored);
+  }
+  return columns;
+}
+
+/** The relation fields these writes give values to, each planned once (outside the transaction: it loads schemas). */
+async function planLinkFields(ctx: ServiceContext, schema: WorksheetSchema, written: Array<Map<string, unknown>>): Promise<Map<string, LinkPlan>> {
+  const plans = new Map<string, LinkPlan>();
+  for (const values of written) {
+    for (const fieldId of values.keys()) {
+      if (plans.has(fieldId)) continue;
+      const field = schema.byKey.get(fieldId)!;
+      if (field.fieldType.storage !== 'links') continue;
+      const related = await loadSchema(ctx, String(field.config.dataSource));
+      plans.set(fieldId, planLinks(field, related));
+    }
+  }
+  return plans;
+}
+
+/** Applies every written relation value of these records; puts each record's related ids before and after into its change. */
+async function writeLinks(trx: Executor, dialect: SqlDialect, plans: Map<string, LinkPlan>, written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>, created: boolean): Promise<void> {
+  for (const [fieldId, plan] of plans) {
+    const writes = written.filter((w) => w.values.has(fieldId)).map((w) => ({ rowId: w.rowId, edit: w.values.get(fieldId) as LinkEdit }));
+    if (writes.length === 0) continue;
+    const { outcomes } = await applyLinkEdits(trx, dialect, plan, writes, created);
+    for (const w of written) {
+      const outcome = outcomes.get(w.rowId);
+      if (!outcome) continue;
+      w.change.before?.set(fieldId, outcome.before);
+      w.change.after!.set(fieldId, outcome.after);
+    }
+  }
+}
+
+/**
+ * Inserts records whose values are encoded (`value-codec.ts`): assigns ids, system columns and the
+ * values types assign on insert (auto numbers), checks references, writes links, and counts and
+ * numbers the records, in one transaction. Returns the new ids in order.
+ */
+export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet, source: ChangeSource = API_SOURCE): Promise<string[]> {
+  const now = ctx.now();
+  const actor = ctx.actor.accountId;
+  const valueFields = schema.fields.filter((f) => f.fieldType.storage === 'column');
+  const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
+  const ids = encoded.map(() => newRowId());
+  const plans = await planLinkFields(ctx, schema, encoded);
+  await inTransaction(ctx.db, async (trx) => {
+    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
+    // Counted (and, where the engine does not number records as they go in, numbered) first: the numbers are needed below.
+    const firstNumber = await noteInsertedRows(trx, ctx.dialect, schema.id, encoded.length);
+    for (const field of assigned) {
+      const values = await field.fieldType.assignOnInsert!(field, encoded.length, io);
+      encoded.forEach((row, i) => row.set(field.id, values[i]));
+    }
+    const records = encoded.map((values, i) => {
+      const record: Record<string, unknown> = { id: ids[i], _created_by: actor, _owner: actor, _updated_by: actor, _created_at: now, _updated_at: now, _deleted_at: null };
+      if (firstNumber !== null) record._autoid = firstNumber + i;
+      const columns = toColumns(ctx.dialect, schema, values);
+      for (const field of valueFields) record[field.id] = columns[field.id] ?? null;
+      return record;
+    });
+    await reportingDuplicates(ctx.dialect, schema, () => repository.insertRows(trx, ctx.dialect, schema.table, records));
+    const written = encoded.map((values, i) => ({
+      rowId: ids[i],
+      values,
+      change: { worksheetId: schema.id, rowId: ids[i], kind: 'create', before: null, after: new Map(values), source } satisfies RecordChange,
+    }));
+    await writeLinks(trx, ctx.dialect, plans, written, true);
+    await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
+  });
+  return ids;
+}
+
+/** One update: the same encoded values on each of `ids`. */
+export interface RecordUpdate {
+  ids: string[];
+  values: Map<string, unknown>;
+}
+
+/** The column fields an update writes. */
+function columnFieldsOf(schema: WorksheetSchema, values: Map<string, unknown>): FieldMeta[] {
+  return [...values.keys()].map((id) => schema.byKey.get(id)!).filter((f) => f.fieldType.storage === 'column');
+}
+
+/**
+ * Applies encoded changes to live records, reading the values they replace first (inside the
+ * transaction); returns the ids that were live and changed. A record that is not live is left out,
+ * not an error: batch callers report it as failed.
+ */
+export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema, updates: RecordUpdate[], refs: ReferenceSet, source: ChangeSource = API_SOURCE): Promise<string[]> {
+  const now = ctx.now();
+  const plans = await planLinkFields(ctx, schema, updates.map((u) => u.values));
+  return inTransaction(ctx.db, async (trx) => {
+    await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    const changes: RecordChange[] = [];
+    for (const update of updates) {
+      const fields = columnFieldsOf(schema, update.values);
+      const old = await repository.liveValues(trx, schema.table, update.ids, fields.map((f) => f.id));
+      const changed = await reportingDuplicates(ctx.dialect, schema, () =>
+        repository.updateRows(trx, schema.table, update.ids, { ...toColumns(ctx.dialect, schema, update.values), _updated_by: ctx.actor.accountId, _updated_at: now }),
+      );
+      const written = changed.map((rowId) => {
+        const before = new Map<string, unknown>();
+        const row = old.get(rowId);
+        for (const field of fields) before.set(field.id, ctx.dialect.decode(field.fieldType.column!, row?.[field.id] ?? null));
+        const change: RecordChange = { worksheetId: schema.id, rowId, kind: 'update', before, after: new Map(update.values), source };
+        return { rowId, values: update.values, change };
+      });
+      await writeLinks(trx, ctx.dialect, plans, written, false);
+      changes.push(...written.map((w) => w.change));
+    }
+    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    return changes.map((c) => c.rowId);
+  });
+}
+
+/**
+ * Deletes records: to the recycle bin (their links stay, hidden while they are there), or for good
+ * with `permanent` (live or already in the bin), with every link to or from them. Returns the ids
+ * that were deleted.
+ */
+export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = API_SOURCE): Promise<string[]> {
+  return inTransaction(ctx.db, async (trx) => {
+    let changes: RecordChange[];
+    if (permanent) {
+      const removed = await repository.hardDeleteRows(trx, schema.table, ids);
+      // `before` is left null for a record that was already in the recycle bin (it was not live).
+      changes = removed.map(({ id, wasLive }) => ({ worksheetId: schema.id, rowId: id, kind: 'purge', before: wasLive ? new Map() : null, after: null, source }));
+      await deleteLinksOfWorksheetRecords(trx, schema, changes.map((c) => c.rowId));
+    } else {
+      const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
+      changes = deleted.map((id) => ({ worksheetId: schema.id, rowId: id, kind: 'delete', before: new Map(), after: null, source }));
+    }
+    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    return changes.map((c) => c.rowId);
+  });
+}
