@@ -154,6 +154,30 @@ describeApi('relations: two-way links between orders and customers', (ctx) => {
     expect(refused.body.error_msg).toContain('operator contains is not allowed on Relation');
   });
 
+  it('lists the related records of a record, either side, a page at a time in the list row shape', async () => {
+    const order = await create(ctx, orders, [{ id: 'title', value: 'O-7' }]);
+    const url = (rowId: string, field: string, query = '') => `/v3/app/worksheets/${customers.id}/rows/${rowId}/relations/${field}${query}`;
+    type Page = { rows: Array<Record<string, unknown>>; total: number; pageIndex: number; pageSize: number };
+    expect((await patch(ctx, customers, customer.Bo, [{ id: reverseId, value: [order], type: 1 }])).body.error_msg).toBe('');
+    const first = await ctx.call<Page>('GET', url(customer.Bo, reverseId, '?pageSize=1&pageIndex=1'));
+    expect(first.body.error_msg).toBe('');
+    expect(first.body.data).toMatchObject({ total: 2, pageIndex: 1, pageSize: 1 });
+    const [row] = first.body.data.rows as unknown as WireRecord[];
+    expect(valueOf(row, orders.field.title)).toBe('O-3');
+    expect(valueOf(row, orders.field.customer)).toEqual([{ sid: customer.Bo, name: 'Bo' }]);
+    const second = await ctx.call<Page>('GET', url(customer.Bo, reverseId, '?pageSize=1&pageIndex=2'));
+    expect((second.body.data.rows as unknown as WireRecord[]).map((r) => valueOf(r, orders.field.title))).toEqual(['O-7']);
+    const flat = await ctx.call<Page>('GET', `/v3/app/worksheets/${orders.id}/rows/${order}/relations/customer?isReturnSystemFields=true&useFieldIdAsKey=false`);
+    expect(flat.body.data.total).toBe(1);
+    expect(flat.body.data.rows[0]).toMatchObject({ id: customer.Bo, rowId: customer.Bo, title: 'Bo', _createdBy: { accountId: 'user-api' } });
+    expect(flat.body.data.pageSize).toBe(20);
+    const notRelation = await ctx.call('GET', url(customer.Bo, 'city'));
+    expect(notRelation.body).toMatchObject({ error_code: 10002 });
+    expect(notRelation.body.error_msg).toContain('"City" is a Text field, not a relation');
+    const noRecord = await ctx.call('GET', url('no-such-row', reverseId));
+    expect(noRecord.body).toMatchObject({ error_code: 10007 });
+  });
+
   it('hides links to records in the recycle bin and shows them again after... a permanent delete removes them', async () => {
     const order = await create(ctx, orders, [
       { id: 'title', value: 'O-6' },

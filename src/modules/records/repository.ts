@@ -98,6 +98,18 @@ export async function softDeleteRows(db: Executor, table: string, ids: string[],
   return deleted.map((r) => r.id as string);
 }
 
+/** Brings rows back from the recycle bin; returns the ids that were there. */
+export async function restoreRows(db: Executor, table: string, ids: string[], actor: string, at: number): Promise<string[]> {
+  const restored = await rows(db)
+    .updateTable(table)
+    .set({ _deleted_at: null, _updated_by: actor, _updated_at: at })
+    .where('id', 'in', ids)
+    .where('_deleted_at', 'is not', null)
+    .returning('id')
+    .execute();
+  return restored.map((r) => r.id as string);
+}
+
 /** Removes rows for good (live or in the recycle bin); returns each removed id and whether it was live. */
 export async function hardDeleteRows(db: Executor, table: string, ids: string[]): Promise<Array<{ id: string; wasLive: boolean }>> {
   const deleted = await rows(db).deleteFrom(table).where('id', 'in', ids).returning(['id', '_deleted_at']).execute();

@@ -8,6 +8,7 @@ import * as schemas from './schemas.js';
 import * as service from './service.js';
 import * as pivotSchemas from './pivot-schemas.js';
 import { pivotRecords } from './pivot-service.js';
+import { listRelated } from './relations-service.js';
 
 const tags = ['Records'];
 
@@ -45,6 +46,21 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ok(await service.deleteRecords(serviceContext(request), request.params.worksheet_id, request.body.rowIds, request.body.permanent === true)),
   });
 
+  app.post('/app/worksheets/:worksheet_id/rows/batch/restore', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Bring up to 1000 records back from the recycle bin, with their relations', params: schemas.WorksheetParams, body: schemas.BatchRestoreBody, response: responses(schemas.BatchOutcome) },
+    handler: async (request) => ok(await service.restoreRecords(serviceContext(request), request.params.worksheet_id, request.body.rowIds)),
+  });
+
+  app.post('/app/worksheets/:worksheet_id/rows/:row_id/restore', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Bring a record back from the recycle bin, with its relations', params: schemas.RowParams, response: responses(Type.Null()) },
+    handler: async (request) => {
+      await service.restoreRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id);
+      return ok(null);
+    },
+  });
+
   app.post('/app/worksheets/:worksheet_id/rows', {
     config: { access: 'write' },
     schema: { tags, summary: 'Create a record', params: schemas.WorksheetParams, body: schemas.CreateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
@@ -55,6 +71,13 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { access: 'read' },
     schema: { tags, summary: 'Get a record', params: schemas.RowParams, querystring: schemas.RowQuery, response: responses(schemas.RecordItem) },
     handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.query)),
+  });
+
+  app.get('/app/worksheets/:worksheet_id/rows/:row_id/relations/:field', {
+    config: { access: 'read' },
+    serializerCompiler: chunkedRowsSerializer(schemas.RecordItem),
+    schema: { tags, summary: 'List the records a record relates to through a relation field', params: schemas.RelationParams, querystring: schemas.RelationQuery, response: responses(schemas.RecordPage) },
+    handler: async (request) => ok(await listRelated(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.params.field, request.query)),
   });
 
   app.patch('/app/worksheets/:worksheet_id/rows/:row_id', {

@@ -49,6 +49,8 @@ export const BatchDeleteBody = Type.Object({
   triggerWorkflow: TriggerWorkflow,
 });
 
+export const BatchRestoreBody = Type.Object({ rowIds: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_BATCH }) });
+
 export const ListBody = Type.Optional(
   Type.Object({
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
@@ -70,6 +72,20 @@ export const ListBody = Type.Optional(
 export const RowQuery = Type.Object({
   includeSystemFields: Type.Optional(LenientBoolean({ description: 'Flat rows: add the five _ system keys' })),
   useFieldIdAsKey: Type.Optional(LenientBoolean({ description: 'Given (true or false): a flat row keyed by field id (true) or alias (false)' })),
+});
+
+export const RelationParams = Type.Object({
+  worksheet_id: Type.String(),
+  row_id: Type.String({ description: 'Record id' }),
+  field: Type.String({ description: 'The relation field: id or alias' }),
+});
+
+/** The query of `GET …/rows/{row_id}/relations/{field}`. */
+export const RelationQuery = Type.Object({
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  pageIndex: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
+  isReturnSystemFields: Type.Optional(LenientBoolean({ description: 'Flat rows: add the five _ system keys' })),
+  useFieldIdAsKey: Type.Optional(LenientBoolean({ description: 'Given (true or false): flat rows keyed by field id (true) or alias (false)' })),
 });
 
 const User = Type.Object({ accountId: Type.String(), fullname: Type.String() });

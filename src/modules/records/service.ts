@@ -2,11 +2,10 @@ import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
-import { collectReferences, decodeRow, readableFields } from './presenter.js';
+import { readableFields } from './presenter.js';
+import { presentRows, selectColumns } from './present-rows.js';
 import { recordsMarkdown } from './record-markdown.js';
-import { rowPresenter, rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
-import { resolveReferences } from './references.js';
-import { readLinkedValues } from './links/linked-values.js';
+import { rowShapeFor, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
 import * as repository from './repository.js';
 import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
@@ -35,14 +34,6 @@ export interface ListInput {
   responseFormat?: 'json' | 'md';
 }
 
-async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
-  const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
-  const [refs, titles] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows)]);
-  refs.records = titles;
-  const present = rowPresenter(shape, fields);
-  return rows.map((row) => present(row, refs));
-}
-
 /** The fields a list projects to; blank entries (`[""]`, as in the public examples) are skipped. */
 function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldMeta[] | null {
   // A field named twice (by id and by alias, say) is shown once, where it was first named.
@@ -54,11 +45,6 @@ function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldM
     if (!projected.has(field.id)) projected.set(field.id, field);
   }
   return projected.size === 0 ? null : [...projected.values()];
-}
-
-/** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
-function selectColumns(fields: FieldMeta[]): string[] {
-  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
 }
 
 export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[]): Promise<{ id: string }> {
@@ -141,6 +127,19 @@ export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, r
   const requested = checkRowIds(rowIds, 'rowIds');
   const deleted = new Set(await writer.removeRecords(ctx, schema, requested, permanent));
   return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
+}
+
+export async function restoreRecord(ctx: ServiceContext, worksheetKey: string, rowId: string): Promise<void> {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const restored = await writer.restoreRecords(ctx, schema, [rowId]);
+  if (restored.length === 0) throw AppError.notFound(`record "${rowId}" is not in the recycle bin`);
+}
+
+export async function restoreRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[]) {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const requested = checkRowIds(rowIds, 'rowIds');
+  const restored = new Set(await writer.restoreRecords(ctx, schema, requested));
+  return { successfulRowIds: requested.filter((id) => restored.has(id)), failedRowIds: requested.filter((id) => !restored.has(id)) };
 }
 
 /** The sort terms of a list, checked. */

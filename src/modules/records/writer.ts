@@ -39,7 +39,7 @@ export const API_SOURCE: ChangeSource = { type: 1 };
 export interface RecordChange {
   worksheetId: string;
   rowId: string;
-  kind: 'create' | 'update' | 'delete' | 'purge';
+  kind: 'create' | 'update' | 'delete' | 'restore' | 'purge';
   before: Map<string, unknown> | null;
   after: Map<string, unknown> | null;
   source: ChangeSource;
@@ -62,8 +62,9 @@ export type RecordHook = (changes: RecordChange[], hook: HookContext) => Promise
 const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
   if (changes.length === 0 || changes[0].kind === 'create') return;
   // A purge of records already in the recycle bin changes no live count.
-  const live = changes.filter((c) => c.kind === 'delete' || (c.kind === 'purge' && c.before !== null)).length;
-  await noteRowChanges(trx, dialect, schema.id, -live);
+  const gone = changes.filter((c) => c.kind === 'delete' || (c.kind === 'purge' && c.before !== null)).length;
+  const back = changes.filter((c) => c.kind === 'restore').length;
+  await noteRowChanges(trx, dialect, schema.id, back - gone);
 };
 
 /** The hooks every write runs, in order. */
@@ -215,5 +216,19 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
     }
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return changes.map((c) => c.rowId);
+  });
+}
+
+/**
+ * Brings records back from the recycle bin, with the links they had (kept while they were there).
+ * A unique value that a live record has taken meanwhile refuses the whole call (100005), restoring
+ * nothing. Returns the ids that were in the bin and are live again.
+ */
+export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], source: ChangeSource = API_SOURCE): Promise<string[]> {
+  return inTransaction(ctx.db, async (trx) => {
+    const restored = await reportingDuplicates(ctx.dialect, schema, () => repository.restoreRows(trx, schema.table, ids, ctx.actor.accountId, ctx.now()));
+    const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
+    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    return restored;
   });
 }

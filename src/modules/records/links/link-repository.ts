@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../../db/connection.js';
 import type { SqlDialect } from '../../../db/dialect/sql-dialect.js';
+import type { ReadRow } from '../../../db/row-reader.js';
+import type { RowPredicate } from '../../../query/index.js';
 import type { RowSource } from '../repository.js';
 import { linkTableName } from '../../worksheets/worksheet-schema.js';
 import type { LinkSide } from './link-side.js';
@@ -82,4 +84,34 @@ export async function shownLinks(source: RowSource, side: LinkSide, titleColumn:
     .orderBy('l.seq')
     .compile();
   return (await source.reader.read(query.sql, query.parameters)) as unknown as ShownLink[];
+}
+
+/**
+ * A page of the live related records of one record that the predicate lets through, in link order,
+ * with the given columns of the related worksheet. The related table keeps its own name (no alias),
+ * so that a predicate compiled for that worksheet applies as it is.
+ */
+export async function relatedRows(source: RowSource, side: LinkSide, ownId: string, columns: string[], predicate: RowPredicate, limit: number, offset: number): Promise<ReadRow[]> {
+  let query = links(source.db)
+    .selectFrom(`${side.table} as l`)
+    .innerJoin(side.relatedTable, `${side.relatedTable}.id`, `l.${side.other}`)
+    .select(columns.map((column) => `${side.relatedTable}.${column}`))
+    .where(`l.${side.own}`, '=', ownId)
+    .where(`${side.relatedTable}._deleted_at`, 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  const compiled = query.orderBy('l.seq').limit(limit).offset(offset).compile();
+  return source.reader.read(compiled.sql, compiled.parameters);
+}
+
+/** How many live related records of one record the predicate lets through. */
+export async function relatedCount(source: RowSource, side: LinkSide, ownId: string, predicate: RowPredicate): Promise<number> {
+  let query = links(source.db)
+    .selectFrom(`${side.table} as l`)
+    .innerJoin(side.relatedTable, `${side.relatedTable}.id`, `l.${side.other}`)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where(`l.${side.own}`, '=', ownId)
+    .where(`${side.relatedTable}._deleted_at`, 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  const compiled = query.compile();
+  return Number((await source.reader.read(compiled.sql, compiled.parameters))[0]?.total ?? 0);
 }

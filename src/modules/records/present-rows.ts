@@ -1,0 +1,23 @@
+import type { FieldMeta } from '../../fields/field-type.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { readLinkedValues } from './links/linked-values.js';
+import { collectReferences, decodeRow } from './presenter.js';
+import { resolveReferences } from './references.js';
+import { rowPresenter, type RowShape } from './row-shape.js';
+
+/** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
+export function selectColumns(fields: FieldMeta[]): string[] {
+  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
+}
+
+/**
+ * A page of rows as the wire shows them: values decoded, the members, departments and related
+ * records they refer to resolved once for the page (one statement per kind and relation field).
+ */
+export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
+  const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
+  const [refs, titles] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows)]);
+  refs.records = titles;
+  const present = rowPresenter(shape, fields);
+  return rows.map((row) => present(row, refs));
+}

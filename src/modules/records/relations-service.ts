@@ -1,0 +1,41 @@
+import { AppError } from '../../shared/app-error.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { EVERY_ROW } from '../../query/index.js';
+import { loadSchema } from '../worksheets/index.js';
+import { linkSideOf } from './links/link-side.js';
+import { relatedCount, relatedRows } from './links/link-repository.js';
+import { presentRows, selectColumns } from './present-rows.js';
+import { readableFields } from './presenter.js';
+import * as repository from './repository.js';
+import { rowShapeFor } from './row-shape.js';
+
+export interface RelatedQuery {
+  pageSize?: number;
+  pageIndex?: number;
+  /** Flat rows: add the `_` system keys (the public name of the list's `includeSystemFields`). */
+  isReturnSystemFields?: boolean;
+  useFieldIdAsKey?: boolean;
+}
+
+/**
+ * The records one record relates to through a relation field (either side of it), a page at a
+ * time in link order, in the list's row shape of the related worksheet: `{rows, total, pageIndex, pageSize}`.
+ */
+export async function listRelated(ctx: ServiceContext, worksheetKey: string, rowId: string, fieldKey: string, query: RelatedQuery) {
+  const schema = await loadSchema(ctx, worksheetKey);
+  const field = schema.byKey.get(fieldKey);
+  if (!field) throw AppError.invalidValue(`field: no field "${fieldKey.slice(0, 80)}" in this worksheet`);
+  if (field.fieldType.storage !== 'links') throw AppError.invalidValue(`field: "${field.name}" is a ${field.fieldType.name} field, not a relation`);
+  if (!(await repository.findRow(ctx, ctx.dialect, schema.table, rowId, ['id'], EVERY_ROW))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  const side = linkSideOf(field);
+  const related = await loadSchema(ctx, side.relatedWorksheetId);
+  const fields = readableFields(related, null);
+  const pageSize = query.pageSize ?? 20;
+  const pageIndex = query.pageIndex ?? 1;
+  const [raw, total] = await Promise.all([
+    relatedRows(ctx, side, rowId, selectColumns(fields), EVERY_ROW, pageSize, (pageIndex - 1) * pageSize),
+    relatedCount(ctx, side, rowId, EVERY_ROW),
+  ]);
+  const shape = rowShapeFor(ctx.profile, { useFieldIdAsKey: query.useFieldIdAsKey, includeSystemFields: query.isReturnSystemFields });
+  return { rows: await presentRows(ctx, fields, raw, shape), total, pageIndex, pageSize };
+}
