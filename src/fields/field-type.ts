@@ -52,6 +52,8 @@ export interface ResolvedReferences {
   departments: Map<string, { name: string }>;
   /** Titles of the linked records a page shows, by record id (record ids are unique across worksheets). */
   records: Map<string, string>;
+  /** The source fields of the lookups a page shows (fields of related worksheets), by field id. */
+  lookupSources?: Map<string, FieldMeta>;
 }
 
 export type ReferenceKind = 'account' | 'department';
@@ -86,6 +88,41 @@ export interface AssignOnInsertContext {
    */
   reserveSequence(fieldId: string, count: number): Promise<number>;
 }
+
+/** An input of a row computation: the field and its stored value in the record. */
+export interface ComputationInput {
+  field: FieldMeta;
+  stored: unknown;
+}
+
+/**
+ * A value computed from other fields of the same record (formula, concatenate). The definition
+ * names its inputs as `$fieldIdOrAlias$` in `config.expression`; once defined they are field ids.
+ */
+export interface RowComputation {
+  kind: 'row';
+  /** The ids of the fields the value is computed from (after definition: `$id$` references). */
+  inputs(field: FieldMeta): string[];
+  /** Why a field cannot be an input (its type), or null when it can. */
+  refusesInput(input: FieldMeta): string | null;
+  /** The stored value from the inputs' stored values; null when it cannot be computed. */
+  evaluate(field: FieldMeta, inputs: Map<string, ComputationInput>): unknown;
+}
+
+/**
+ * A value computed from related records through a relation field of the same worksheet (lookup,
+ * rollup): `config.relationField` and `config.sourceField` (a field of the related worksheet),
+ * computed in the database for a batch of records at a time.
+ */
+export interface RelatedComputation {
+  kind: 'related';
+  /** What is computed: the source values themselves (lookup), or an aggregate of them. */
+  aggregation(field: FieldMeta): RelatedAggregation;
+  /** Why a field of the related worksheet cannot be the source, or null when it can. */
+  refusesSource(source: FieldMeta, field: FieldMeta): string | null;
+}
+
+export type RelatedAggregation = 'lookup' | 'count' | 'filled' | 'empty' | 'sum' | 'avg' | 'min' | 'max';
 
 /**
  * One field type. Each type is one file under `fields/types/` and one line in the registry, built
@@ -141,7 +178,7 @@ export interface FieldType {
   /** The kind of ids the type's values refer to (members, departments); absent for other types. */
   referenceKind?: ReferenceKind;
   /** The ids a stored value refers to, checked on write and resolved on read. */
-  references?(stored: unknown): { kind: ReferenceKind; ids: string[] } | null;
+  references?(stored: unknown, field: FieldMeta): { kind: ReferenceKind; ids: string[] } | null;
   /** Whether a stored value counts as empty for `required`. */
   isEmpty(stored: unknown): boolean;
   /**
@@ -162,6 +199,12 @@ export interface FieldType {
    * }
    */
   assignOnInsert?(field: FieldMeta, count: number, io: AssignOnInsertContext): Promise<unknown[]>;
+  /**
+   * Computed types (read-only, stored in their column so that they filter and sort like stored
+   * values): how the value follows from other fields. The record writer keeps it current inside the
+   * transaction of every write that changes an input (`records/computed/`).
+   */
+  computed?: RowComputation | RelatedComputation;
   /** What a planned type arrives with, for the refusal message. */
   plannedFor?: string;
 }

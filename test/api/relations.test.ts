@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
-import { makeSheet, valueOf, type Sheet, type WireRecord } from '../helpers/record-fixtures.js';
+import { createRecord as create, makeSheet, readRecord as read, valueOf, type Sheet, type WireRecord } from '../helpers/record-fixtures.js';
 
 /**
  * Relations (29): definition (one-way, two-way with its reverse field, self relations), writes
@@ -22,18 +22,6 @@ async function fieldsOf(ctx: ApiContext, worksheetId: string): Promise<FieldOut[
   const got = await ctx.call<{ fields: FieldOut[] }>('GET', `/v3/app/worksheets/${worksheetId}`);
   expect(got.body.error_msg).toBe('');
   return got.body.data.fields;
-}
-
-async function create(ctx: ApiContext, sheet: Sheet, fields: unknown[]): Promise<string> {
-  const created = await ctx.call<{ id: string }>('POST', `/v3/app/worksheets/${sheet.id}/rows`, { fields });
-  expect(created.body.error_msg).toBe('');
-  return created.body.data.id;
-}
-
-async function read(ctx: ApiContext, sheet: Sheet, id: string): Promise<WireRecord> {
-  const got = await ctx.call<WireRecord>('GET', `/v3/app/worksheets/${sheet.id}/rows/${id}`);
-  expect(got.body.error_msg).toBe('');
-  return got.body.data;
 }
 
 async function patch(ctx: ApiContext, sheet: Sheet, id: string, fields: unknown[]) {

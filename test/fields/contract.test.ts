@@ -17,7 +17,7 @@ const LAYOUT_CODES = ['22', '45', '49', '52'];
 const types = allFieldTypes();
 const ready = types.filter((t) => t.availability === 'ready');
 const planned = types.filter((t) => t.availability === 'planned');
-const valueHolding = ready.filter((t) => t.column !== null);
+const valueHolding = ready.filter((t) => t.column !== null && !t.computed);
 
 /**
  * What the contract expects of a type follows from what it declares: planned (refused at
@@ -25,17 +25,24 @@ const valueHolding = ready.filter((t) => t.column !== null);
  * written as edits, read from the related ids a page finds), system (ready, read-only: the system
  * produces the value) or value (ready, written by clients). Every test asserts in every branch.
  */
-type Category = 'planned' | 'layout' | 'links' | 'system' | 'value';
+type Category = 'planned' | 'layout' | 'links' | 'computed' | 'system' | 'value';
 function categoryOf(type: FieldType): Category {
   if (type.availability === 'planned') return 'planned';
   if (type.storage === 'none') return 'layout';
   if (type.storage === 'links') return 'links';
+  if (type.computed) return 'computed';
   return type.readOnly ? 'system' : 'value';
 }
 
-/** What a definition of a type needs beyond its name and type (a relation: the worksheet it relates to). */
+/**
+ * What a definition of a type needs beyond its name and type: a relation the worksheet it relates
+ * to; a computed field what it computes from (checked against the worksheet when it is stored).
+ */
 function definitionBasics(type: FieldType): Record<string, unknown> {
-  return type.storage === 'links' ? { dataSource: 'w2' } : {};
+  if (type.storage === 'links') return { dataSource: 'w2' };
+  if (type.computed?.kind === 'row') return { config: { expression: '$a$' } };
+  if (type.computed?.kind === 'related') return { config: { relationField: 'r', sourceField: 's', aggregation: 'COUNT' } };
+  return {};
 }
 
 /** A field of a ready type defined as its sample says, and a made-up world around it. */
@@ -58,7 +65,7 @@ describe('the field-type registry', () => {
 
   it('holds both ready and planned types', () => {
     expect(ready.length).toBeGreaterThan(20);
-    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['14', '30', '31', '34']));
+    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['14', '34', '35', '38']));
   });
 
   it('resolves "Region" to the first registered region type', () => {
@@ -160,6 +167,7 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
         expect(type.write).toBeUndefined();
         break;
       case 'layout':
+      case 'computed':
       case 'system':
         // Holds nothing, or only what the system puts there: empty values pass as no change.
         expect(typeof type.write).toBe('function');
@@ -193,6 +201,14 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
   it('reads back its sample value in its wire shape', async () => {
     if (category === 'planned' || category === 'layout') {
       expect(FIELD_SAMPLES[type.code]).toBeUndefined();
+      return;
+    }
+    if (category === 'computed') {
+      // Computed from other fields (the API tests check the values): stored as its column says, read like its value kind.
+      expect(FIELD_SAMPLES[type.code]).toBeUndefined();
+      expect(type.readOnly).toBe(true);
+      expect(type.storage).toBe('column');
+      expect(type.read(null, fieldOf(type.code), { accounts: new Map(), departments: new Map(), records: new Map() })).toEqual(type.column === 'json' ? [] : null);
       return;
     }
     if (category === 'links') {

@@ -29,8 +29,8 @@ describe.each([
   });
 
   it('reports the ids it refers to, for the existence check', () => {
-    expect(type.references!(['x-1', 'x-2'])).toEqual({ kind, ids: ['x-1', 'x-2'] });
-    expect(type.references!(null)).toBeNull();
+    expect(type.references!(['x-1', 'x-2'], fieldOf(code))).toEqual({ kind, ids: ['x-1', 'x-2'] });
+    expect(type.references!(null, fieldOf(code))).toBeNull();
   });
 
   it('allows one id when subType is 0, several otherwise', () => {

@@ -51,3 +51,17 @@ export const RECORD_TEST_FIELDS = [
   { name: 'Notes', alias: 'notes', type: '2' },
   { name: 'Seq', alias: 'seq', type: '33' },
 ];
+
+/** Creates one record through the API (asserting success) and returns its id. */
+export async function createRecord(ctx: ApiContext, sheet: Sheet, fields: unknown[]): Promise<string> {
+  const created = await ctx.call<{ id: string }>('POST', `/v3/app/worksheets/${sheet.id}/rows`, { fields });
+  expect(created.body.error_msg).toBe('');
+  return created.body.data.id;
+}
+
+/** Reads one record through the API (asserting success). */
+export async function readRecord(ctx: ApiContext, sheet: Sheet, id: string): Promise<WireRecord> {
+  const got = await ctx.call<WireRecord>('GET', `/v3/app/worksheets/${sheet.id}/rows/${id}`);
+  expect(got.body.error_msg).toBe('');
+  return got.body.data;
+}

@@ -35,7 +35,7 @@ export function roundTo(value: number, digits: number): number {
   return value < 0 ? -rounded : rounded;
 }
 
-function preparePrecision(draft: FieldDefinitionDraft): PreparedDefinition {
+export function preparePrecision(draft: FieldDefinitionDraft): PreparedDefinition {
   const config = { ...draft.config };
   if (config.precision !== undefined && config.precision !== null) {
     const precision = parseNumber(config.precision);
@@ -64,11 +64,14 @@ export function numberKind(spec: { code: string; name: string }): FieldType {
       const precision = precisionOf(field);
       return precision === undefined ? number : roundTo(number, precision);
     },
-    read(stored, field) {
-      if (stored === null) return null;
-      const precision = precisionOf(field);
-      // Values written before the precision was set are unrounded; toFixed alone reads 1.005 as "1.00".
-      return precision === undefined ? String(stored) : roundTo(stored as number, precision).toFixed(precision);
-    },
+    read: readDecimal,
   });
+}
+
+/** A stored number as the wire reads it: a decimal string, with the field's precision when it has one. */
+export function readDecimal(stored: unknown, field: FieldMeta): string | null {
+  if (stored === null) return null;
+  const precision = precisionOf(field);
+  // Values written before the precision was set are unrounded; toFixed alone reads 1.005 as "1.00".
+  return precision === undefined ? String(stored) : roundTo(stored as number, precision).toFixed(precision);
 }

@@ -1,4 +1,60 @@
-import { plannedKind } from '../kinds/planned-kind.js';
+import { defineFieldType } from '../define-field-type.js';
+import type { FieldMeta, ReferenceKind } from '../field-type.js';
+import { checkRelatedSource } from '../computed/related-config.js';
+import { fieldTypeOf } from '../registry.js';
+import { badFieldValue } from '../kinds/value-errors.js';
 
-/** 30 Lookup: registered with its storage; its behaviour arrives with the "records in full" issue (relations, computed fields, attachments). */
-export const lookup = plannedKind({ code: '30', name: 'Lookup', valueKind: 'json', column: 'json', readOnly: true, plannedFor: 'the "records in full" issue (relations, computed fields, attachments)' });
+/** The source field of a lookup as far as its own config knows it (its type), for when the related schema is not at hand. */
+function sourceStandIn(field: FieldMeta): FieldMeta {
+  const type = String(field.config.sourceType ?? '2');
+  return { ...field, id: String(field.config.sourceField), type, config: {}, options: [], fieldType: fieldTypeOf(type) };
+}
+
+/**
+ * 30 Lookup: the values of a field of the records a relation field relates to (`config.relationField`,
+ * `config.sourceField`), in link order, read as the source field reads them (a list, one entry per
+ * value; list values are flattened). Stored as a JSON array of the source's stored values, kept
+ * current by the record writer. Filters: isempty / isnotempty (the public table gives it none).
+ */
+export const lookup = defineFieldType({
+  code: '30',
+  name: 'Lookup',
+  valueKind: 'json',
+  column: 'json',
+  availability: 'ready',
+  readOnly: true,
+  prepare(draft) {
+    checkRelatedSource(draft, true);
+    return { options: [], config: { ...draft.config } };
+  },
+  write(_value, _field, ctx) {
+    throw badFieldValue(ctx.label, 'a Lookup shows values of related records and cannot be written');
+  },
+  read(stored, field, refs) {
+    if (stored === null) return [];
+    const source = refs.lookupSources?.get(String(field.config.sourceField)) ?? sourceStandIn(field);
+    return (stored as unknown[]).flatMap((value) => {
+      const shown = source.fieldType.read(value, source, refs);
+      return Array.isArray(shown) ? shown : [shown];
+    });
+  },
+  references(stored, field) {
+    const type = fieldTypeOf(String(field.config.sourceType ?? '2'));
+    if (!type.references || stored === null) return null;
+    const ids = new Set<string>();
+    let kind: ReferenceKind | undefined;
+    for (const value of stored as unknown[]) {
+      const found = value === null ? null : type.references(value, sourceStandIn(field));
+      if (!found) continue;
+      kind = found.kind;
+      for (const id of found.ids) ids.add(id);
+    }
+    return kind ? { kind, ids: [...ids] } : null;
+  },
+  isEmpty: (stored) => stored === null || (Array.isArray(stored) && stored.length === 0),
+  computed: {
+    kind: 'related',
+    aggregation: () => 'lookup',
+    refusesSource: (source) => (source.fieldType.storage === 'column' ? null : `a ${source.fieldType.name} field cannot be looked up`),
+  },
+});

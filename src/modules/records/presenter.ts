@@ -39,7 +39,7 @@ export function collectReferences(fields: FieldMeta[], rows: StoredRow[]): Refer
     for (const field of fields) {
       const stored = row[field.id];
       if (stored === null || stored === undefined) continue;
-      const found = field.fieldType.references?.(stored);
+      const found = field.fieldType.references?.(stored, field);
       if (found) for (const id of found.ids) refs[found.kind].add(id);
     }
   }

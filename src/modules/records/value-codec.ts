@@ -63,7 +63,7 @@ export function encodeValues(
     const stored = type.write(item.value, field, context);
     // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
     if (type.storage === 'none' || type.readOnly) continue;
-    const refs = stored === null ? null : type.references?.(stored);
+    const refs = stored === null ? null : type.references?.(stored, field);
     if (refs) for (const id of refs.ids) references[refs.kind].add(id);
     values.set(field.id, stored);
   }

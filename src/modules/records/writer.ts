@@ -9,6 +9,8 @@ import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
 import { deleteLinksOfWorksheetRecords } from './links/link-cleanup.js';
 import { checkReferencesExist } from './references.js';
+import { propagateChanges, worldComputes, type Change } from './computed/propagate.js';
+import { loadWorld } from './computed/world.js';
 import * as repository from './repository.js';
 import { noteInsertedRows, noteRowChanges } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
@@ -99,19 +101,31 @@ async function planLinkFields(ctx: ServiceContext, schema: WorksheetSchema, writ
   return plans;
 }
 
-/** Applies every written relation value of these records; puts each record's related ids before and after into its change. */
-async function writeLinks(trx: Executor, dialect: SqlDialect, plans: Map<string, LinkPlan>, written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>, created: boolean): Promise<void> {
+/**
+ * Applies every written relation value of these records; puts each record's related ids before and
+ * after into its change. Returns what changed beyond the written records, for computed values: the
+ * other side's field in the related records that gained or lost a link, and the records of this
+ * worksheet that lost a related record to the written ones.
+ */
+async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetSchema, plans: Map<string, LinkPlan>, written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>, created: boolean): Promise<Change[]> {
+  const beyond: Change[] = [];
   for (const [fieldId, plan] of plans) {
     const writes = written.filter((w) => w.values.has(fieldId)).map((w) => ({ rowId: w.rowId, edit: w.values.get(fieldId) as LinkEdit }));
     if (writes.length === 0) continue;
-    const { outcomes } = await applyLinkEdits(trx, dialect, plan, writes, created);
+    const { outcomes, unlinked } = await applyLinkEdits(trx, dialect, plan, writes, created);
+    const touched = new Set<string>();
     for (const w of written) {
       const outcome = outcomes.get(w.rowId);
       if (!outcome) continue;
       w.change.before?.set(fieldId, outcome.before);
       w.change.after!.set(fieldId, outcome.after);
+      for (const id of outcome.before) if (!outcome.after.includes(id)) touched.add(id);
+      for (const id of outcome.after) if (!outcome.before.includes(id)) touched.add(id);
     }
+    if (plan.counterpart) beyond.push({ worksheetId: plan.side.relatedWorksheetId, rowIds: [...touched], fields: new Set([plan.counterpart.id]) });
+    if (unlinked.length > 0) beyond.push({ worksheetId: schema.id, rowIds: unlinked, fields: new Set([fieldId]) });
   }
+  return beyond;
 }
 
 /**
@@ -126,6 +140,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
   const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
   const ids = encoded.map(() => newRowId());
   const plans = await planLinkFields(ctx, schema, encoded);
+  const world = await loadWorld(ctx, schema);
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
@@ -148,7 +163,9 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
       values,
       change: { worksheetId: schema.id, rowId: ids[i], kind: 'create', before: null, after: new Map(values), source } satisfies RecordChange,
     }));
-    await writeLinks(trx, ctx.dialect, plans, written, true);
+    const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
+    // A new record gets every computed value, whatever it was given.
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)) }, ...beyond]);
     await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
   });
   return ids;
@@ -173,9 +190,11 @@ function columnFieldsOf(schema: WorksheetSchema, values: Map<string, unknown>): 
 export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema, updates: RecordUpdate[], refs: ReferenceSet, source: ChangeSource = API_SOURCE): Promise<string[]> {
   const now = ctx.now();
   const plans = await planLinkFields(ctx, schema, updates.map((u) => u.values));
+  const world = await loadWorld(ctx, schema);
   return inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const changes: RecordChange[] = [];
+    const computedChanges: Change[] = [];
     for (const update of updates) {
       const fields = columnFieldsOf(schema, update.values);
       const old = await repository.liveValues(trx, schema.table, update.ids, fields.map((f) => f.id));
@@ -189,9 +208,11 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
         const change: RecordChange = { worksheetId: schema.id, rowId, kind: 'update', before, after: new Map(update.values), source };
         return { rowId, values: update.values, change };
       });
-      await writeLinks(trx, ctx.dialect, plans, written, false);
+      computedChanges.push({ worksheetId: schema.id, rowIds: changed, fields: new Set(update.values.keys()) });
+      computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false)));
       changes.push(...written.map((w) => w.change));
     }
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges);
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return changes.map((c) => c.rowId);
   });
@@ -203,19 +224,23 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
  * that were deleted.
  */
 export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = API_SOURCE): Promise<string[]> {
+  const world = await loadWorld(ctx, schema);
   return inTransaction(ctx.db, async (trx) => {
     let changes: RecordChange[];
     if (permanent) {
       const removed = await repository.hardDeleteRows(trx, schema.table, ids);
       // `before` is left null for a record that was already in the recycle bin (it was not live).
       changes = removed.map(({ id, wasLive }) => ({ worksheetId: schema.id, rowId: id, kind: 'purge', before: wasLive ? new Map() : null, after: null, source }));
-      await deleteLinksOfWorksheetRecords(trx, schema, changes.map((c) => c.rowId));
     } else {
       const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
       changes = deleted.map((id) => ({ worksheetId: schema.id, rowId: id, kind: 'delete', before: new Map(), after: null, source }));
     }
+    const removed = changes.map((c) => c.rowId);
+    // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }]);
+    if (permanent) await deleteLinksOfWorksheetRecords(trx, schema, removed);
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
-    return changes.map((c) => c.rowId);
+    return removed;
   });
 }
 
@@ -225,8 +250,10 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
  * nothing. Returns the ids that were in the bin and are live again.
  */
 export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], source: ChangeSource = API_SOURCE): Promise<string[]> {
+  const world = await loadWorld(ctx, schema);
   return inTransaction(ctx.db, async (trx) => {
     const restored = await reportingDuplicates(ctx.dialect, schema, () => repository.restoreRows(trx, schema.table, ids, ctx.actor.accountId, ctx.now()));
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }]);
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return restored;

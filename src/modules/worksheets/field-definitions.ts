@@ -19,6 +19,8 @@ export interface FieldDefinitionInput {
   max?: number;
   /** Relation: the related worksheet (id, alias or `selfRelation`). */
   dataSource?: string;
+  /** Formula and Concatenate: the expression, fields as `$idOrAlias$`. */
+  expression?: string;
   /** Relation settings as the public interface writes them. */
   relation?: { bidirectional?: boolean; showFields?: string[] };
   description?: string;
@@ -27,7 +29,7 @@ export interface FieldDefinitionInput {
 }
 
 /** Top-level definition keys that are the type's settings; they are kept in `config`. */
-const CONFIG_KEYS = ['precision', 'subType', 'max', 'dataSource'] as const;
+const CONFIG_KEYS = ['precision', 'subType', 'max', 'dataSource', 'expression'] as const;
 
 const ALIAS = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_NAME = 100;

@@ -34,6 +34,7 @@ export const FieldDefinition = Type.Object(
     subType: Type.Optional(Type.Integer()),
     max: Type.Optional(Type.Integer()),
     dataSource: Type.Optional(Type.String({ description: 'Relation: the related worksheet (id, alias, or "selfRelation")' })),
+    expression: Type.Optional(Type.String({ description: 'Formula and Concatenate: the expression, fields as $idOrAlias$' })),
     relation: Type.Optional(
       Type.Object(
         { bidirectional: Type.Optional(LenientBoolean({ description: 'Two-way: a reverse field appears on the related worksheet' })), showFields: Type.Optional(Type.Array(Type.String())) },

@@ -14,7 +14,9 @@ import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
 import { attachRelations, detachRelations, detachWorksheet, reconcileEditedRelation } from './relation-fields.js';
-import { readIndexKey, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
+import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFields } from './computed-fields.js';
+import { recomputeFields } from './recompute-fields.js';
+import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
   name: string;
@@ -72,6 +74,12 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     const sectionId = await resolveSection(trx, ctx.actor.appId, input.sectionId, now, 'sectionId');
     const owner = { id, appId: ctx.actor.appId, name };
     fields = settleFieldSet([...fields, ...(await attachRelations(trx, ctx.dialect, owner, fields, fields, now, touched))], null);
+    const due = fields.filter((f) => f.fieldType.computed);
+    if (due.length > 0) {
+      const others = await repository.schemasOfApp(trx, ctx.actor.appId);
+      resolveComputedFields(due, fields, (worksheetId) => (worksheetId === id ? fields : others.find((o) => o.id === worksheetId)?.fields));
+      refuseCycles([...others, withFields(id, fields)]);
+    }
     await repository.insertWorksheet(trx, {
       id,
       app_id: ctx.actor.appId,
@@ -84,7 +92,10 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     await repository.insertFields(trx, fields, now);
     await ddl.createRowTable(trx, ctx.dialect, id, fields);
     await placeItem(trx, ctx.actor.appId, { id, type: ItemType.Worksheet, name, sectionId }, now);
-  }).finally(() => forgetAll(ctx, touched));
+  }).finally(() => {
+    forgetAll(ctx, touched);
+    ctx.schemas.delete(appLinksKey(ctx.actor.appId));
+  });
   return { worksheetId: id };
 }
 
@@ -127,6 +138,16 @@ async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<Wo
   return schema;
 }
 
+/** A worksheet's fields as a schema, for the dependency checks of a change not yet stored. */
+function withFields(worksheetId: string, fields: FieldMeta[]): WorksheetSchema {
+  const byKey = new Map<string, FieldMeta>();
+  for (const field of fields) {
+    byKey.set(field.id, field);
+    if (field.alias) byKey.set(field.alias, field);
+  }
+  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
+}
+
 /** Aliases are unique per application only, so their cache entries carry the application. */
 function aliasKey(appId: string, alias: string): string {
   return `${appId}/${alias}`;
@@ -135,6 +156,24 @@ function aliasKey(appId: string, alias: string): string {
 function forget(ctx: ServiceContext, schema: WorksheetSchema): void {
   ctx.schemas.delete(schema.id);
   if (schema.alias) ctx.schemas.delete(aliasKey(schema.appId, schema.alias));
+  ctx.schemas.delete(appLinksKey(schema.appId));
+}
+
+function appLinksKey(appId: string): string {
+  return `app-links/${appId}`;
+}
+
+/**
+ * The relation fields of every worksheet of an application (both sides), cached with the schemas:
+ * which worksheets a write may reach through relations (lookups and rollups elsewhere). Dropped by
+ * every structure change of the application.
+ */
+export async function loadAppLinks(ctx: ServiceContext, appId: string): Promise<FieldMeta[]> {
+  const cached = ctx.schemas.get(appLinksKey(appId)) as FieldMeta[] | undefined;
+  if (cached) return cached;
+  const links = await repository.linkFieldsOfApp(ctx.db, appId);
+  ctx.schemas.set(appLinksKey(appId), links);
+  return links;
 }
 
 /** Drops the cached schemas of other worksheets a structure change touched (reverse relation fields). */
@@ -232,12 +271,14 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   fields = fields.filter((f) => !removedIds.has(f.id));
   // Fields this change names as the title; more than one is a contradiction, not a choice.
   const titleRequests: FieldMeta[] = [];
+  const editedIds = new Set<string>();
   (input.editFields ?? []).forEach((change, i) => {
     const where = `editFields[${i}]`;
     if (!change.id) throw AppError.invalidParameters(`${where}.id is required`);
     const before = findField(schema, fields, change.id, `${where}.id`);
     const after = editField(before, change, where);
     if (change.isTitle === true) titleRequests.push(after);
+    editedIds.add(after.id);
     fields = fields.map((f) => (f.id === after.id ? after : f));
   });
   let position = Math.max(0, ...fields.map((f) => f.position));
@@ -269,6 +310,11 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     // Removing one side of a self relation may take the other (its reverse) with it.
     const alsoRemoved = await detachRelations(trx, owner, removed, touched);
     const gone = new Set([...removedIds, ...alsoRemoved]);
+    if (gone.size > 0) {
+      const others = (await repository.schemasOfApp(trx, schema.appId)).filter((o) => o.id !== schema.id);
+      const what = removed.length === 1 ? `field "${removed[0].name}"` : `fields ${removed.map((f) => `"${f.name}"`).join(', ')}`;
+      refuseRemovingInputs([...others, withFields(schema.id, planned.filter((f) => !gone.has(f.id)))], gone, what);
+    }
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
     await repository.deleteFields(trx, [...gone]);
     let kept = planned.filter((f) => !gone.has(f.id) || addedIds.has(f.id));
@@ -296,9 +342,21 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     }
     const newFields = kept.filter((f) => addedIds.has(f.id));
     newOwn.push(...(await attachRelations(trx, ctx.dialect, owner, newFields, [...kept, ...newOwn], now, touched)));
-    settleFieldSet([...kept, ...newOwn], null);
+    const final = [...kept, ...newOwn];
+    settleFieldSet(final, null);
+    const due = final.filter((f) => f.fieldType.computed && (addedIds.has(f.id) || editedIds.has(f.id)));
+    if (due.length > 0) {
+      const others = (await repository.schemasOfApp(trx, schema.appId)).filter((o) => o.id !== schema.id);
+      resolveComputedFields(due, final, (worksheetId) => (worksheetId === schema.id ? final : others.find((o) => o.id === worksheetId)?.fields));
+      refuseCycles([...others, withFields(schema.id, final)]);
+      // An edited computed field was stored above with its old references: store the resolved ones.
+      for (const field of due) if (editedIds.has(field.id)) await repository.replaceField(trx, field);
+    }
     await repository.insertFields(trx, [...newFields, ...newOwn], now);
     for (const field of newFields) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
+    // New and changed computed fields, and those reading an edited field, are computed for every record now.
+    const recompute = new Set([...due.map((f) => f.id), ...final.filter((f) => dependenciesOf(f).some((id) => editedIds.has(id))).map((f) => f.id)]);
+    if (recompute.size > 0) await recomputeFields(trx, ctx.dialect, schema.appId, schema.id, recompute);
   }).finally(() => {
     forget(ctx, schema);
     forgetAll(ctx, touched);
@@ -312,6 +370,10 @@ export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string)
   const touched = new Set<string>();
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     touched.clear();
+    const schemas = await repository.schemasOfApp(trx, schema.appId);
+    const others = schemas.filter((o) => o.id !== schema.id);
+    const pointing = others.flatMap((o) => o.fields).filter((f) => f.fieldType.storage === 'links' && linkageOf(f).dataSource === schema.id);
+    refuseRemovingInputs(others, new Set([...schema.fields.map((f) => f.id), ...pointing.map((f) => f.id)]), `worksheet "${schema.name}"`);
     await detachWorksheet(trx, schema.id, schema.appId, touched);
     await repository.deleteWorksheetRow(trx, schema.id);
     await ddl.dropRowTable(trx, schema.id);
@@ -323,6 +385,7 @@ export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string)
 
 /** Deletes every worksheet of an application (used when the application is deleted). */
 export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, appId: string): Promise<void> {
+  ctx.schemas.delete(appLinksKey(appId));
   for (const id of await repository.worksheetIdsOfApp(db, appId)) {
     await detachWorksheet(db, id, appId, new Set());
     await repository.deleteWorksheetRow(db, id);

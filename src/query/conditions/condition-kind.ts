@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { SqlDialect, LogicalColumnType } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { AppError } from '../../shared/app-error.js';
+import { parseNumber } from '../../fields/kinds/number-kind.js';
 import type { FilterCondition } from '../filter-tree.js';
 
 /** Every operator of the filter language. */
@@ -111,9 +112,19 @@ export const isNotNull: OperatorCompiler = ({ column }) => sql<SqlBool>`${column
  */
 export function storedOperand(input: ConditionInput, value: unknown): unknown {
   const meta = input.field.meta;
+  // A computed value cannot be written, but it is compared like the values of its kind.
+  if (meta?.fieldType.computed) return computedOperand(input, value);
   const write = meta?.fieldType.write;
   if (!meta || !write) return value;
   const stored = write(value, meta, { timeZone: input.timeZone, label: input.label });
   if (stored === null) throw AppError.invalidValue(`${input.label}: ${JSON.stringify(value)} is not a value ${input.field.name} can hold`);
   return stored;
+}
+
+/** A filter value for a computed field: a number for numeric kinds (numbers or numeric strings), text otherwise. */
+function computedOperand(input: ConditionInput, value: unknown): unknown {
+  if (input.field.meta!.fieldType.valueKind !== 'number') return typeof value === 'string' ? value : JSON.stringify(value);
+  const number = parseNumber(value);
+  if (number === undefined) throw AppError.invalidValue(`${input.label}: expected a number, got ${JSON.stringify(value)?.slice(0, 40)}`);
+  return number;
 }

@@ -18,6 +18,8 @@ export interface LinkPlan {
   relatedName: string;
   /** The other side of a two-way relation holds one record: linking takes the related record from whoever had it. */
   relatedHoldsOne: boolean;
+  /** The other side's field of a two-way relation (on the related worksheet). */
+  counterpart?: FieldMeta;
 }
 
 /** The field on the other side of a two-way relation, if there is one. */
@@ -29,7 +31,7 @@ export function counterpartOf(field: FieldMeta, related: WorksheetSchema): Field
 
 export function planLinks(field: FieldMeta, related: WorksheetSchema): LinkPlan {
   const counterpart = counterpartOf(field, related);
-  return { side: linkSideOf(field), relatedName: related.name, relatedHoldsOne: counterpart !== undefined && !allowsSeveral(counterpart) };
+  return { side: linkSideOf(field), relatedName: related.name, relatedHoldsOne: counterpart !== undefined && !allowsSeveral(counterpart), ...(counterpart ? { counterpart } : {}) };
 }
 
 /** One record's written value of a relation field. */

@@ -1,11 +1,13 @@
 import type { FieldMeta } from '../../../fields/field-type.js';
+import { noReferences } from '../../../fields/no-references.js';
+import { relatedSourceOf } from '../../../fields/computed/related-config.js';
 import type { ServiceContext } from '../../../shared/service-context.js';
 import { loadSchema } from '../../worksheets/index.js';
 import type { StoredRow } from '../presenter.js';
 import { linkSideOf } from './link-side.js';
 import { shownLinks } from './link-repository.js';
 
-const NO_REFERENCES = { accounts: new Map(), departments: new Map(), records: new Map() };
+const NO_REFERENCES = noReferences();
 
 /**
  * Reads the relation values of a page of records: for each relation field shown, one statement
@@ -34,4 +36,22 @@ export async function readLinkedValues(ctx: ServiceContext, fields: FieldMeta[],
     for (const row of rows) row[field.id] = byRow.get(row.id);
   }
   return titles;
+}
+
+/**
+ * The source fields of the lookups a page shows (fields of the related worksheets, from cached
+ * schemas), so that each looked-up value reads as its source field reads it.
+ */
+export async function lookupSources(ctx: ServiceContext, fields: FieldMeta[]): Promise<Map<string, FieldMeta>> {
+  const sources = new Map<string, FieldMeta>();
+  for (const field of fields) {
+    const computed = field.fieldType.computed;
+    if (computed?.kind !== 'related' || computed.aggregation(field) !== 'lookup') continue;
+    const { relationField, sourceField } = relatedSourceOf(field);
+    const relation = (await loadSchema(ctx, field.worksheetId)).byKey.get(relationField);
+    if (!relation) continue;
+    const source = (await loadSchema(ctx, linkSideOf(relation).relatedWorksheetId)).byKey.get(sourceField);
+    if (source) sources.set(source.id, source);
+  }
+  return sources;
 }

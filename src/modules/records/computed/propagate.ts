@@ -1,0 +1,82 @@
+import type { Executor } from '../../../db/connection.js';
+import type { SqlDialect } from '../../../db/dialect/sql-dialect.js';
+import type { FieldMeta } from '../../../fields/field-type.js';
+import { relatedSourceOf } from '../../../fields/computed/related-config.js';
+import { linkageOf } from '../../../fields/types/relation.js';
+import { computedOf, relatedComputation, relatedComputationsVia, rowComputation, rowComputationsAfter } from './dependencies.js';
+import { recomputeRelatedFields, recordsRelatingTo } from './related-values.js';
+import { recomputeRowFields } from './row-values.js';
+import type { World } from './world.js';
+
+/**
+ * Something that changed in some records of one worksheet, inside a write's transaction: values of
+ * fields (for a relation field: its links), the records' life (deleted, restored, purged), or
+ * lookups and rollups that must be computed again whatever changed.
+ */
+export interface Change {
+  worksheetId: string;
+  rowIds: string[];
+  fields: Set<string>;
+  liveness?: boolean;
+  recompute?: Set<string>;
+}
+
+/** A bound on how far one write may spread: far beyond any real chain, and a guard against a cycle the definitions missed. */
+const MOST_STEPS = 10_000;
+
+/**
+ * Keeps computed values current after a write, inside its transaction: for each change, the
+ * lookups and rollups that follow a changed relation (or are asked for), then the formulas reading
+ * what changed, are computed again for the changed records; then every lookup or rollup elsewhere
+ * that reads this worksheet's changed fields (or counts its records) is recomputed for the records
+ * relating to them, and so on until nothing is left. Cost per write: one read and one write per
+ * computed field reached and per 500 records (see docs/architecture.md).
+ */
+export async function propagateChanges(trx: Executor, dialect: SqlDialect, world: World, initial: Change[]): Promise<void> {
+  const queue = initial.filter((change) => change.rowIds.length > 0);
+  for (let step = 0; queue.length > 0; step++) {
+    if (step > MOST_STEPS) throw new Error('computed fields did not settle: a cycle between computed fields?');
+    const change = queue.shift()!;
+    const schema = world.get(change.worksheetId);
+    if (!schema) continue;
+    const changed = new Set(change.fields);
+    const asked = [...(change.recompute ?? [])].map((id) => schema.byKey.get(id)).filter((f): f is FieldMeta => f !== undefined);
+    const related = [...relatedComputationsVia(schema, change.fields).filter((f) => !change.recompute?.has(f.id)), ...asked.filter((f) => relatedComputation(f))];
+    await recomputeRelatedFields(trx, dialect, world, schema, related, change.rowIds);
+    for (const field of related) changed.add(field.id);
+    const rowFields = rowComputationsAfter(schema, changed, new Set(asked.filter((f) => rowComputation(f)).map((f) => f.id)));
+    await recomputeRowFields(trx, dialect, schema, rowFields, change.rowIds);
+    for (const field of rowFields) changed.add(field.id);
+    for (const next of await dependentsElsewhere(trx, world, change, changed)) queue.push(next);
+  }
+}
+
+/** Lookups and rollups of any worksheet of the world that read these records' changed fields, or count them. */
+async function dependentsElsewhere(trx: Executor, world: World, change: Change, changed: Set<string>): Promise<Change[]> {
+  const next: Change[] = [];
+  for (const other of world.values()) {
+    const byRelation = new Map<FieldMeta, Set<string>>();
+    for (const field of computedOf(other).related) {
+      const { relationField, sourceField } = relatedSourceOf(field);
+      const relation = other.byKey.get(relationField);
+      if (!relation || linkageOf(relation).dataSource !== change.worksheetId) continue;
+      if (!change.liveness && !changed.has(sourceField)) continue;
+      if (!byRelation.has(relation)) byRelation.set(relation, new Set());
+      byRelation.get(relation)!.add(field.id);
+    }
+    for (const [relation, fields] of byRelation) {
+      const rowIds = await recordsRelatingTo(trx, relation, change.rowIds);
+      if (rowIds.length > 0) next.push({ worksheetId: other.id, rowIds, fields: new Set(), recompute: fields });
+    }
+  }
+  return next;
+}
+
+/** Whether anything in the world is computed (if not, a write has nothing to keep current). */
+export function worldComputes(world: World): boolean {
+  for (const schema of world.values()) {
+    const computed = computedOf(schema);
+    if (computed.rowOrder.length > 0 || computed.related.length > 0) return true;
+  }
+  return false;
+}
