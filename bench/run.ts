@@ -18,6 +18,7 @@ import { memoryResult } from './workloads/memory.js';
 import { pivotByStatus } from './workloads/pivot.js';
 import { searchOneWord, W11, W11_NO_TOTAL } from './workloads/search.js';
 import { singleCreate } from './workloads/single-create.js';
+import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -40,6 +41,9 @@ let ceiling: Ceiling | undefined;
 
 type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>];
 
+/** The worksheet pair W8 fills and W7 reads. */
+let relationSheets: RelationSheets | undefined;
+
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
 function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Workload[]; reads: Workload[] } {
   if (million) {
@@ -55,6 +59,14 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
     writes: [
       ['W1', batchInsert],
       ['W2', singleCreate],
+      [
+        'W8',
+        async (ctx) => {
+          const { result, sheets } = await batchInsertRelated(ctx);
+          relationSheets = sheets;
+          return result;
+        },
+      ],
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
@@ -64,6 +76,8 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
       ['W5', pivotByStatus],
       ['W11', (ctx) => searchOneWord(ctx, W11)],
       ['W11n', (ctx) => searchOneWord(ctx, W11_NO_TOTAL)],
+      ['W7', (ctx) => listWithRelated(ctx, relationSheets!, false)],
+      ['W7a', (ctx) => listWithRelated(ctx, relationSheets!, true)],
     ],
   };
 }

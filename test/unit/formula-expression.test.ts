@@ -38,6 +38,8 @@ describe('formula expressions', () => {
     expect(run(`IF(AND($${A}$ > 5, NOT($${B}$)), 1, 2)`, { [A]: 6, [B]: 0 })).toBe(1);
     expect(run(`$${A}$ > 5 ? 1 : 0`, { [A]: 2 })).toBe(0);
     expect(run('OR(0, 1) + FLOOR(2.7) + CEILING(2.1) + MOD(7, 3)')).toBe(1 + 2 + 3 + 1);
+    expect(run('2 ^ 3 ^ 2 + 2 * 3 ^ 2')).toBe(512 + 18);
+    expect(run(`IF($${A}$ = 2, 1, 0) + IF($${A}$ <> 2, 10, 0) + (true ? 100 : 0)`, { [A]: 2 })).toBe(101);
   });
 
   it('counts whole days, hours, months and years between dates with DATEDIF', () => {
@@ -64,6 +66,9 @@ describe('formula expressions', () => {
     expect(refusal('f(x) = 1')).toContain('is not allowed');
     expect(refusal('a = 1')).toContain('is not allowed');
     expect(refusal('"a".constructor')).toContain('is not allowed');
-    expect(refusal('1:3')).toContain('is not allowed');
+    expect(refusal('1:3')).toMatch(/is not allowed|does not parse/);
+    expect(refusal('constructor(1)')).toContain('the function constructor');
+    expect(refusal('1 | 2')).toMatch(/is not allowed|does not parse/);
+    expect(refusal('this')).toContain('is not allowed');
   });
 });

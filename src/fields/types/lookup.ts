@@ -33,10 +33,15 @@ export const lookup = defineFieldType({
   read(stored, field, refs) {
     if (stored === null) return [];
     const source = refs.lookupSources?.get(String(field.config.sourceField)) ?? sourceStandIn(field);
-    return (stored as unknown[]).flatMap((value) => {
-      const shown = source.fieldType.read(value, source, refs);
-      return Array.isArray(shown) ? shown : [shown];
-    });
+    const read = source.fieldType.read;
+    const shown: unknown[] = [];
+    // A page shows thousands of looked-up values: a plain loop, no intermediate arrays.
+    for (const value of stored as unknown[]) {
+      const one = read(value, source, refs);
+      if (Array.isArray(one)) for (const item of one) shown.push(item);
+      else shown.push(one);
+    }
+    return shown;
   },
   references(stored, field) {
     const type = fieldTypeOf(String(field.config.sourceType ?? '2'));

@@ -36,7 +36,7 @@ export async function propagateChanges(trx: Executor, dialect: SqlDialect, world
   const queue = initial.filter((change) => change.rowIds.length > 0);
   for (let step = 0; queue.length > 0; step++) {
     if (step > MOST_STEPS) throw new Error('computed fields did not settle: a cycle between computed fields?');
-    const change = queue.shift()!;
+    const change = merged(queue);
     const schema = world.get(change.worksheetId);
     if (!schema) continue;
     const changed = new Set(change.fields);
@@ -49,6 +49,26 @@ export async function propagateChanges(trx: Executor, dialect: SqlDialect, world
     for (const field of rowFields) changed.add(field.id);
     for (const next of await dependentsElsewhere(trx, world, change, changed)) queue.push(next);
   }
+}
+
+/**
+ * Takes the first queued change together with every other queued change of the same worksheet, as
+ * one: a write often reaches the same records twice (the other side of a relation gained links, and
+ * a rollup there reads a field that was written), and each field is then computed once for them.
+ */
+function merged(queue: Change[]): Change {
+  const first = queue.shift()!;
+  const same = queue.filter((change) => change.worksheetId === first.worksheetId);
+  if (same.length === 0) return first;
+  for (const change of same) queue.splice(queue.indexOf(change), 1);
+  const all = [first, ...same];
+  return {
+    worksheetId: first.worksheetId,
+    rowIds: [...new Set(all.flatMap((change) => change.rowIds))],
+    fields: new Set(all.flatMap((change) => [...change.fields])),
+    liveness: all.some((change) => change.liveness === true),
+    recompute: new Set(all.flatMap((change) => [...(change.recompute ?? [])])),
+  };
 }
 
 /** Lookups and rollups of any worksheet of the world that read these records' changed fields, or count them. */

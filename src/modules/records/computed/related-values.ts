@@ -38,39 +38,62 @@ function linkedLive(side: LinkSide, rowIds: string[]) {
   return sql`FROM ${sql.table(side.table)} AS l JOIN ${sql.table(side.relatedTable)} AS r ON r.id = ${sql.ref(`l.${side.other}`)} AND r._deleted_at IS NULL WHERE ${sql.ref(`l.${side.own}`)} IN (${sql.join(rowIds)})`;
 }
 
+/** A lookup or rollup with what it reads: its aggregation and the source column (null: a count of records). */
+interface Planned {
+  field: FieldMeta;
+  aggregation: RelatedAggregation;
+  source: FieldMeta | null;
+}
+
 /**
- * Recomputes lookups and rollups of some records in the database: per field and chunk of records,
- * one statement reads the aggregates (or, for a lookup, the source values in link order) of their
- * live related records, and one writes them. Records without related records get the empty value.
+ * Recomputes lookups and rollups of some records in the database. Fields that follow the same
+ * relation are computed together: per chunk of records, one statement reads every rollup of them
+ * (grouped by record), one reads the source values of every lookup (in link order), and one writes
+ * all of them. Records without related records get the empty value.
  */
 export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect, world: World, schema: WorksheetSchema, due: FieldMeta[], rowIds: string[]): Promise<void> {
+  const byRelation = new Map<string, Planned[]>();
   for (const field of due) {
     const { relationField, sourceField } = relatedSourceOf(field);
     const relation = schema.byKey.get(relationField);
     if (!relation) continue;
-    const side = linkSideOf(relation);
-    const related = world.get(side.relatedWorksheetId);
-    const source = related?.byKey.get(sourceField);
+    const source = world.get(linkSideOf(relation).relatedWorksheetId)?.byKey.get(sourceField) ?? null;
     const aggregation = relatedComputation(field)!.aggregation(field);
-    const sourceColumn = source?.fieldType.column ? sql.ref(`r.${source.id}`) : null;
+    // A lookup or an aggregate of values needs its source column (removing it is refused while they read it).
+    if (!source?.fieldType.column && aggregation !== 'count') continue;
+    if (!byRelation.has(relation.id)) byRelation.set(relation.id, []);
+    byRelation.get(relation.id)!.push({ field, aggregation, source });
+  }
+  for (const [relationId, planned] of byRelation) {
+    const side = linkSideOf(schema.byKey.get(relationId)!);
+    const aggregates = planned.filter((p) => p.aggregation !== 'lookup');
+    const lookups = planned.filter((p) => p.aggregation === 'lookup');
     for (const chunk of chunks(rowIds)) {
-      const values = new Map<string, Map<string, unknown>>(chunk.map((id) => [id, new Map([[field.id, aggregation === 'lookup' ? null : emptyValue(aggregation)]])]));
-      if (aggregation === 'lookup') {
-        if (!sourceColumn || !source) continue;
-        const rows = (await sql<{ own: string; value: unknown }>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sourceColumn} AS value ${linkedLive(side, chunk)} ORDER BY l.seq`.execute(trx)).rows;
-        const lists = new Map<string, unknown[]>();
+      const values = new Map<string, Map<string, unknown>>(chunk.map((id) => [id, new Map(planned.map((p) => [p.field.id, p.aggregation === 'lookup' ? null : emptyValue(p.aggregation)]))]));
+      if (aggregates.length > 0) {
+        const columns = aggregates.map((p, i) => sql`${aggregateSql(p.aggregation, p.source ? sql.ref(`r.${p.source.id}`) : null)} AS ${sql.ref(`a${i}`)}`);
+        const rows = (await sql<Record<string, unknown>>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sql.join(columns)} ${linkedLive(side, chunk)} GROUP BY ${sql.ref(`l.${side.own}`)}`.execute(trx)).rows;
         for (const row of rows) {
-          const value = dialect.decode(source.fieldType.column!, row.value);
-          if (value === null || source.fieldType.isEmpty(value)) continue;
-          if (!lists.has(row.own)) lists.set(row.own, []);
-          lists.get(row.own)!.push(value);
+          const into = values.get(row.own as string)!;
+          aggregates.forEach((p, i) => into.set(p.field.id, row[`a${i}`] === null ? emptyValue(p.aggregation) : Number(row[`a${i}`])));
         }
-        for (const [own, list] of lists) values.get(own)!.set(field.id, list);
-      } else {
-        const rows = (await sql<{ own: string; value: unknown }>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${aggregateSql(aggregation, sourceColumn)} AS value ${linkedLive(side, chunk)} GROUP BY ${sql.ref(`l.${side.own}`)}`.execute(trx)).rows;
-        for (const row of rows) values.get(row.own)!.set(field.id, row.value === null ? emptyValue(aggregation) : Number(row.value));
       }
-      await writeComputedValues(trx, dialect, schema.table, [field], values);
+      if (lookups.length > 0) {
+        const columns = lookups.map((p, i) => sql`${sql.ref(`r.${p.source!.id}`)} AS ${sql.ref(`s${i}`)}`);
+        const rows = (await sql<Record<string, unknown>>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sql.join(columns)} ${linkedLive(side, chunk)} ORDER BY l.seq`.execute(trx)).rows;
+        for (const row of rows) {
+          const into = values.get(row.own as string)!;
+          lookups.forEach((p, i) => {
+            const source = p.source!;
+            const value = dialect.decode(source.fieldType.column!, row[`s${i}`]);
+            if (value === null || source.fieldType.isEmpty(value)) return;
+            const list = (into.get(p.field.id) as unknown[] | null) ?? [];
+            list.push(value);
+            into.set(p.field.id, list);
+          });
+        }
+      }
+      await writeComputedValues(trx, dialect, schema.table, planned.map((p) => p.field), values);
     }
   }
 }
