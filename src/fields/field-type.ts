@@ -101,8 +101,15 @@ export interface ComputationInput {
  */
 export interface RowComputation {
   kind: 'row';
+  /** The config keys whose text names fields as `$idOrAlias$` (rewritten to ids at definition). */
+  referenceKeys: readonly string[];
   /** The ids of the fields the value is computed from (after definition: `$id$` references). */
   inputs(field: FieldMeta): string[];
+  /**
+   * Checks a definition whose references are resolved (a formula parses), given its inputs; returns
+   * config to keep with it (what a date formula computes from), or nothing. Throws 10002.
+   */
+  settle?(field: FieldMeta, inputs: FieldMeta[]): Record<string, unknown> | void;
   /** Why a field cannot be an input (its type), or null when it can. */
   refusesInput(input: FieldMeta): string | null;
   /** The stored value from the inputs' stored values; null when it cannot be computed. */

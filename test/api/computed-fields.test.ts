@@ -160,6 +160,42 @@ describeApi('computed fields: formulas, concatenations, lookups and rollups kept
     expect(valueOf(again.body.data.rows[0], orders.field.dp)).toBe('600');
   });
 
+  it('computes date formulas: a difference in units, and a date moved by an offset', async () => {
+    const sheet = await makeSheet(ctx, 'Trips', [
+      { name: 'Trip', alias: 'title', type: '2', isTitle: true },
+      { name: 'Start', alias: 'start', type: 'Date' },
+      { name: 'End', alias: 'end', type: 'Date' },
+      { name: 'Left at', alias: 'left_at', type: 'DateTime' },
+      { name: 'Extra days', alias: 'extra', type: 'Number' },
+      { name: 'Nights', alias: 'nights', type: 'DateFormula', config: { start: '$start$', end: '$end$', unit: 'day' } },
+      { name: 'Months', alias: 'months', type: 'DateFormula', config: { start: '$start$', end: '$end$', unit: 'month' } },
+      { name: 'Due', alias: 'due', type: 'DateFormula', config: { mode: 'offset', date: '$end$', offset: '$extra$', unit: 'day' } },
+      { name: 'Back by', alias: 'back_by', type: 'DateFormula', config: { mode: 'offset', date: '$left_at$', offset: 36, unit: 'hour' } },
+    ]);
+    const trip = await create(ctx, sheet, [
+      { id: 'title', value: 'T-1' },
+      { id: 'start', value: '2026-01-30' },
+      { id: 'end', value: '2026-03-02' },
+      { id: 'left_at', value: '2026-01-30T08:00:00Z' },
+      { id: 'extra', value: 3 },
+    ]);
+    expect(await value(ctx, sheet, trip, 'nights')).toBe('31');
+    expect(await value(ctx, sheet, trip, 'months')).toBe('1');
+    expect(await value(ctx, sheet, trip, 'due')).toBe('2026-03-05');
+    expect(await value(ctx, sheet, trip, 'back_by')).toBe('2026-01-31T20:00:00.000Z');
+    await patch(ctx, sheet, trip, [{ id: 'extra', value: -2 }, { id: 'start', value: null }]);
+    expect(await value(ctx, sheet, trip, 'due')).toBe('2026-02-28');
+    expect(await value(ctx, sheet, trip, 'nights')).toBeNull();
+    const text = await change(ctx, sheet.id, { addFields: [{ name: 'Bad', type: 'DateFormula', config: { start: '$title$', end: '$end$' } }] });
+    expect(text.body).toMatchObject({ error_code: 10002 });
+    expect(text.body.error_msg).toContain('a Text field holds no date or number');
+    const number = await change(ctx, sheet.id, { addFields: [{ name: 'Bad', type: 'DateFormula', config: { start: '$extra$', end: '$end$' } }] });
+    expect(number.body.error_msg).toContain('"Extra days" is Number, not a date');
+    const missing = await change(ctx, sheet.id, { addFields: [{ name: 'Bad', type: 'DateFormula', config: { mode: 'offset', date: '$end$' } }] });
+    expect(missing.body).toMatchObject({ error_code: 10001 });
+    expect(missing.body.error_msg).toContain('config.offset is required');
+  });
+
   it('refuses bad definitions with 10002 naming the problem', async () => {
     const refusal = async (addFields: unknown[], text: string) => {
       const response = await change(ctx, orders.id, { addFields });

@@ -27,7 +27,7 @@ function numbers(args: Value[]): number[] {
 const DAY = 86_400_000;
 
 /** Whole periods between two instants (epoch milliseconds): days, hours, months or years. */
-function dateDifference(start: number, end: number, unit: Value = 'D'): number {
+export function dateDifference(start: number, end: number, unit: Value = 'D'): number {
   if (!Number.isFinite(start) || !Number.isFinite(end)) return NaN;
   const upper = String(unit).toUpperCase();
   if (upper === 'H') return Math.trunc((end - start) / 3_600_000);

@@ -47,6 +47,7 @@ export const concatenate = defineFieldType({
   },
   computed: {
     kind: 'row',
+    referenceKeys: ['expression'],
     inputs: (field) => referencedKeys(template(field)),
     refusesInput: (input) => (TEXT_KINDS.has(input.fieldType.valueKind) && input.fieldType.storage === 'column' ? null : `a ${input.fieldType.name} field cannot be joined into text`),
     evaluate(field, inputs: Map<string, ComputationInput>) {

@@ -49,7 +49,11 @@ export const formula = defineFieldType({
   read: readDecimal,
   computed: {
     kind: 'row',
+    referenceKeys: ['expression'],
     inputs: (field) => referencedKeys(formulaExpression(field)),
+    settle(field, inputs) {
+      compileFormula(formulaExpression(field), `field "${field.name}"`, inputs.map((input) => input.id));
+    },
     refusesInput: (input) => (NUMERIC_KINDS.has(input.fieldType.valueKind) && input.fieldType.storage === 'column' ? null : `a ${input.fieldType.name} field holds no number or date`),
     evaluate(field, inputs) {
       const compiled = compileFormula(formulaExpression(field), `field "${field.name}"`, [...inputs.keys()]);

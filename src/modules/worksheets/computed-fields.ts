@@ -1,6 +1,5 @@
 import type { FieldMeta } from '../../fields/field-type.js';
 import { referencedKeys, replaceReferences } from '../../fields/computed/field-references.js';
-import { compileFormula } from '../../fields/computed/formula-expression.js';
 import { relatedSourceOf } from '../../fields/computed/related-config.js';
 import { linkageOf } from '../../fields/types/relation.js';
 import { AppError } from '../../shared/app-error.js';
@@ -30,19 +29,27 @@ function resolveRowComputation(field: FieldMeta, fields: FieldMeta[]): void {
   const computation = field.fieldType.computed;
   if (computation?.kind !== 'row') return;
   const label = `field "${field.name}"`;
-  const expression = String(field.config.expression ?? '');
   const ids = new Map<string, string>();
-  for (const key of referencedKeys(expression)) {
-    const input = find(fields, key);
-    if (!input) throw AppError.invalidValue(`${label}: $${key}$ names no field of this worksheet`);
-    if (input.id === field.id) throw AppError.invalidValue(`${label}: it cannot read itself ($${key}$)`);
-    const refusal = computation.refusesInput(input);
-    if (refusal) throw AppError.invalidValue(`${label}: $${key}$ cannot be used: ${refusal}`);
-    ids.set(key, input.id);
+  const inputs = new Map<string, FieldMeta>();
+  const config = { ...field.config };
+  for (const configKey of computation.referenceKeys) {
+    if (typeof config[configKey] !== 'string') continue;
+    const text = config[configKey] as string;
+    for (const key of referencedKeys(text)) {
+      const input = find(fields, key);
+      if (!input) throw AppError.invalidValue(`${label}: $${key}$ names no field of this worksheet`);
+      if (input.id === field.id) throw AppError.invalidValue(`${label}: it cannot read itself ($${key}$)`);
+      const refusal = computation.refusesInput(input);
+      if (refusal) throw AppError.invalidValue(`${label}: $${key}$ cannot be used: ${refusal}`);
+      ids.set(key, input.id);
+      inputs.set(input.id, input);
+    }
+    config[configKey] = replaceReferences(text, (key) => `$${ids.get(key) ?? key}$`);
   }
-  field.config = { ...field.config, expression: replaceReferences(expression, (key) => `$${ids.get(key) ?? key}$`) };
-  // A formula is parsed now, so that a syntax error is refused at definition, never met on a write.
-  if (field.fieldType.valueKind === 'number') compileFormula(String(field.config.expression), label, [...new Set(ids.values())]);
+  field.config = config;
+  // Checked now (a formula parses), so that a bad definition is refused here, never met on a write.
+  const kept = computation.settle?.(field, [...inputs.values()]);
+  if (kept) field.config = { ...field.config, ...kept };
 }
 
 function resolveRelatedComputation(field: FieldMeta, fields: FieldMeta[], fieldsOf: (worksheetId: string) => FieldMeta[] | undefined): void {
