@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/index.js';
 import type { Database } from './db/connection.js';
+import { openFileService } from './files/file-service.js';
 import { SchemaCache } from './shared/schema-cache.js';
 import { createAppKeyStrategy } from './auth/app-key-strategy.js';
 import { authenticationPlugin } from './plugins/authentication.js';
@@ -17,6 +18,7 @@ import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
+import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
@@ -60,6 +62,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.decorate('schemaCache', schemaCache);
   const indexes = new IndexBuilder(database.db, database.dialect, app.log, (worksheetId) => forgetCachedSchema(schemaCache, worksheetId));
   app.decorate('indexes', indexes);
+  app.decorate('files', await openFileService(config, database.db));
   app.addHook('onClose', () => indexes.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
@@ -73,10 +76,12 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
+  await app.register(signedFileRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
+    await app.register(fileRoutes, { prefix });
   }
   return app;
 }

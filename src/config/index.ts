@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
 
 /**
@@ -27,6 +28,20 @@ export interface Config {
   redisUrl: string | null;
   /** Pretty, human log lines instead of JSON. */
   prettyLogs: boolean;
+  /** Where attached files are kept (FILES_DIR; default: `files` beside the SQLite database, else ./data/files). */
+  filesDir: string;
+  /** Largest attached file, in bytes (ATTACHMENT_MAX_SIZE, default 50mb). */
+  attachmentMaxBytes: number;
+  /** Most files one attachment field of one record holds (ATTACHMENT_MAX_PER_RECORD, default 100). */
+  attachmentsPerRecord: number;
+  /** Bytes of files an application may keep (APP_FILE_QUOTA, default 10gb). */
+  appFileQuotaBytes: number;
+  /** Whether attachment URLs may point at private, loopback and link-local addresses (ATTACHMENT_FETCH_PRIVATE, default false). */
+  fetchPrivateAddresses: boolean;
+  /** How long fetching one attachment URL may take (ATTACHMENT_FETCH_TIMEOUT_MS, default 15000). */
+  fetchTimeoutMs: number;
+  /** How long a signed download link stays valid, in seconds (DOWNLOAD_LINK_TTL, default 3600). */
+  downloadLinkSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -127,5 +142,26 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     redisUrl: redisUrl || null,
     prettyLogs: text(env, 'NODE_ENV', 'development') !== 'production' && env.LOG_FORMAT !== 'json',
+    filesDir: text(env, 'FILES_DIR', defaultFilesDir(databaseUrl(env))),
+    attachmentMaxBytes: byteSize(env, 'ATTACHMENT_MAX_SIZE', '50mb'),
+    attachmentsPerRecord: integer(env, 'ATTACHMENT_MAX_PER_RECORD', 100, 1, 10_000),
+    appFileQuotaBytes: byteSize(env, 'APP_FILE_QUOTA', '10gb'),
+    fetchPrivateAddresses: flag(env, 'ATTACHMENT_FETCH_PRIVATE'),
+    fetchTimeoutMs: integer(env, 'ATTACHMENT_FETCH_TIMEOUT_MS', 15_000, 100, 600_000),
+    downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
   };
+}
+
+/** Files beside an SQLite database file; elsewhere ./data/files. */
+function defaultFilesDir(databaseUrl: string): string {
+  const file = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '') : '';
+  if (file === '' || file === ':memory:') return './data/files';
+  return join(dirname(file), 'files');
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name, 'false').toLowerCase();
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }

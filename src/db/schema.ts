@@ -88,4 +88,21 @@ export interface MetaSchema {
   row_counts: { worksheet_id: string; shard: number; live: number; changes: Generated<number>; numbered: Generated<number> };
   row_indexes: { name: string; worksheet_id: string; columns: string; included: string; created_at: number };
   auto_number_counters: { field_id: string; last_value: number };
+  /** One file of a record's attachment field; the bytes are in the file store under `storage_key`. */
+  files: {
+    id: string;
+    app_id: string;
+    worksheet_id: string;
+    field_id: string;
+    row_id: string;
+    name: string;
+    size: number;
+    mime_type: string;
+    sha256: string;
+    storage_key: string;
+    created_by: string;
+    created_at: number;
+  };
+  /** Secrets kept across restarts and shared by every process (the download-link key). */
+  server_secrets: { name: string; value: string };
 }

@@ -54,6 +54,8 @@ export interface ResolvedReferences {
   records: Map<string, string>;
   /** The source fields of the lookups a page shows (fields of related worksheets), by field id. */
   lookupSources?: Map<string, FieldMeta>;
+  /** The download link of an attached file (signed, expiring). */
+  fileUrl?: (fileId: string) => string;
 }
 
 export type ReferenceKind = 'account' | 'department';
@@ -154,6 +156,11 @@ export interface FieldType {
    * time; or `none` (layout types, no value).
    */
   storage: 'column' | 'links' | 'none';
+  /**
+   * `files`: `write` returns an edit (files to add, keep or drop) that the record writer resolves into
+   * the stored value, uploading before its transaction and settling inside it (attachments).
+   */
+  edits?: 'files';
   /**
    * The filter operators, when they are not those of the value kind: `presence` (only isempty /
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,

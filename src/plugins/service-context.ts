@@ -5,6 +5,7 @@ import { SchemaCache } from '../shared/schema-cache.js';
 import type { IndexBuilder } from '../modules/worksheets/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { actorOf } from './authentication.js';
+import type { FileService } from '../files/file-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,6 +16,8 @@ declare module 'fastify' {
     indexes: IndexBuilder;
     /** Epoch milliseconds now (Date.now unless a test fixed it). */
     clock: () => number;
+    /** Attached files: store, download links, limits. */
+    files: FileService;
   }
 }
 
@@ -32,5 +35,6 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     log: request.log,
     schemas: app.schemaCache,
     indexes: app.indexes,
+    files: app.files,
   };
 }

@@ -5,6 +5,7 @@ import type { RowReader } from '../db/row-reader.js';
 import type { Actor } from './actor.js';
 import type { ApiProfile } from './api-profile.js';
 import type { SchemaCache } from './schema-cache.js';
+import type { FileService } from '../files/file-service.js';
 
 /**
  * What every service function is given instead of the HTTP request: who acts, where the data
@@ -27,4 +28,6 @@ export interface ServiceContext {
   schemas: SchemaCache<unknown>;
   /** Where reads ask for the indexes they would like; built in the background, never by the read. */
   indexes: { request(index: { worksheetId: string; columns: { key: string[]; include: string[] } }): void; settle(worksheetId: string): Promise<void> };
+  /** Attached files: store, download links, limits. */
+  files: FileService;
 }

@@ -28,6 +28,7 @@ describeApi('worksheet schema loads', (ctx) => {
       log: ctx.app.log,
       schemas: new SchemaCache<unknown>(),
       indexes: ctx.app.indexes,
+      files: ctx.app.files,
       profile: 'spec',
     } as ServiceContext;
     const loaded = await Promise.all(Array.from({ length: 10 }, () => loadSchema(service, sheet.id)));

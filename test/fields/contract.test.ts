@@ -17,7 +17,7 @@ const LAYOUT_CODES = ['22', '45', '49', '52'];
 const types = allFieldTypes();
 const ready = types.filter((t) => t.availability === 'ready');
 const planned = types.filter((t) => t.availability === 'planned');
-const valueHolding = ready.filter((t) => t.column !== null && !t.computed);
+const valueHolding = ready.filter((t) => t.column !== null && !t.computed && !t.edits);
 
 /**
  * What the contract expects of a type follows from what it declares: planned (refused at
@@ -25,11 +25,12 @@ const valueHolding = ready.filter((t) => t.column !== null && !t.computed);
  * written as edits, read from the related ids a page finds), system (ready, read-only: the system
  * produces the value) or value (ready, written by clients). Every test asserts in every branch.
  */
-type Category = 'planned' | 'layout' | 'links' | 'computed' | 'system' | 'value';
+type Category = 'planned' | 'layout' | 'links' | 'files' | 'computed' | 'system' | 'value';
 function categoryOf(type: FieldType): Category {
   if (type.availability === 'planned') return 'planned';
   if (type.storage === 'none') return 'layout';
   if (type.storage === 'links') return 'links';
+  if (type.edits === 'files') return 'files';
   if (type.computed) return 'computed';
   return type.readOnly ? 'system' : 'value';
 }
@@ -65,7 +66,7 @@ describe('the field-type registry', () => {
 
   it('holds both ready and planned types', () => {
     expect(ready.length).toBeGreaterThan(20);
-    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['14', '34', '35']));
+    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['34', '35']));
   });
 
   it('resolves "Region" to the first registered region type', () => {
@@ -185,6 +186,20 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
         expect(type.write!(['r2', { sid: 'r1' }, 'r2'], field, ctx)).toEqual({ mode: 'replace', ids: ['r2', 'r1'] });
         for (const value of [1, true, [{}], [''], { a: 1 }]) expectBadValue(() => type.write!(value, field, ctx));
         break;
+      case 'files':
+        // An edit the record writer resolves: empty replaces the files with none; uploads are decoded or kept as URLs.
+        for (const value of [null, undefined, '']) {
+          const stored = type.write!(value, field, ctx);
+          expect(stored).toEqual({ mode: 'replace', keep: [], uploads: [] });
+          expect(type.isEmpty(stored)).toBe(true);
+        }
+        expect(type.write!([{ name: 'a.txt', url: 'data:text/plain;base64,aGk=' }, { id: 'f1' }], field, { ...ctx, mode: 1 })).toEqual({
+          mode: 'append',
+          keep: ['f1'],
+          uploads: [{ name: 'a.txt', source: { kind: 'data', bytes: Buffer.from('hi') } }],
+        });
+        for (const value of [1, 'x', [{ url: 'ftp://h/x' }], [{ name: 'n' }], [{ url: 'https://h/x', name: 7 }]]) expectBadValue(() => type.write!(value, field, ctx));
+        break;
       case 'value': {
         expect(typeof type.write).toBe('function');
         const expected = type.column === 'boolean' ? false : null;
@@ -209,6 +224,15 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
       expect(type.readOnly).toBe(true);
       expect(type.storage).toBe('column');
       expect(type.read(null, fieldOf(type.code), { accounts: new Map(), departments: new Map(), records: new Map() })).toEqual(type.column === 'json' ? [] : null);
+      return;
+    }
+    if (category === 'files') {
+      // The stored file list reads with a download link for each file.
+      const refs = { accounts: new Map(), departments: new Map(), records: new Map(), fileUrl: (id: string) => `https://h/files/${id}` };
+      expect(type.read([{ id: 'f1', name: 'a.txt', size: 2, mimeType: 'text/plain' }], fieldOf(type.code), refs)).toEqual([
+        { id: 'f1', name: 'a.txt', size: 2, mimeType: 'text/plain', downloadUrl: 'https://h/files/f1' },
+      ]);
+      expect(type.isEmpty([])).toBe(true);
       return;
     }
     if (category === 'links') {

@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -45,7 +48,8 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
     let testDatabase: TestDatabase;
     beforeAll(async () => {
       testDatabase = await engine.create();
-      ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', ...env });
+      // Attached files go to a folder of this test's own, whatever the engine.
+      ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', FILES_DIR: await mkdtemp(join(tmpdir(), 'tabularium-files-')), ...env });
       ctx.database = openDatabase(testDatabase.url);
       await migrateToLatest(ctx.database);
       const result = await ensureSetup(ctx.database.db, Date.now());

@@ -79,10 +79,12 @@ export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promi
 /** Deletes the application with every worksheet (and its rows), page, section and key. */
 export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
   // Retried when PostgreSQL aborts it to break a deadlock with a background index build.
-  await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
-    await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
+  const removedFiles = await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
+    const files = await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
     await repository.deleteApp(trx, ctx.actor.appId);
+    return files;
   });
+  for (const key of removedFiles) await ctx.files.store.remove(key).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'could not remove a file from the store'));
   onDeleted(ctx.actor.appId);
 }
 

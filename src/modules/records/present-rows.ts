@@ -19,6 +19,8 @@ export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw:
   const [refs, titles, sources] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows), lookupSources(ctx, fields)]);
   refs.records = titles;
   refs.lookupSources = sources;
+  const now = ctx.now();
+  refs.fileUrl = (fileId) => ctx.files.links.linkFor(fileId, now);
   const present = rowPresenter(shape, fields);
   return rows.map((row) => present(row, refs));
 }

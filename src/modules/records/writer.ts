@@ -3,12 +3,14 @@ import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
 import type { LinkEdit } from '../../fields/types/relation.js';
+import type { AttachedFile, AttachmentEdit } from '../../fields/types/attachment.js';
 import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
 import { deleteLinksOfWorksheetRecords } from './links/link-cleanup.js';
 import { checkReferencesExist } from './references.js';
+import { attachmentEditsOf, deleteFilesOfRecords, forgetUploads, removeUnreferenced, settleAttachments, uploadAttachments } from './attachments.js';
 import { propagateChanges, worldComputes, type Change } from './computed/propagate.js';
 import { loadWorld } from './computed/world.js';
 import * as repository from './repository.js';
@@ -141,8 +143,15 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
   const ids = encoded.map(() => newRowId());
   const plans = await planLinkFields(ctx, schema, encoded);
   const world = await loadWorld(ctx, schema);
+  const uploaded = await uploadAttachments(ctx, schema, encoded);
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    for (const [i, values] of encoded.entries()) {
+      for (const field of attachmentEditsOf(schema, values)) {
+        const { files } = await settleAttachments(trx, ctx, schema, field, ids[i], values.get(field.id) as AttachmentEdit, [], uploaded);
+        values.set(field.id, files.length > 0 ? files : null);
+      }
+    }
     const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
     // Counted (and, where the engine does not number records as they go in, numbered) first: the numbers are needed below.
     const firstNumber = await noteInsertedRows(trx, ctx.dialect, schema.id, encoded.length);
@@ -167,6 +176,9 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     // A new record gets every computed value, whatever it was given.
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)) }, ...beyond]);
     await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
+  }).catch(async (error: unknown) => {
+    await forgetUploads(ctx, uploaded);
+    throw error;
   });
   return ids;
 }
@@ -191,31 +203,51 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
   const now = ctx.now();
   const plans = await planLinkFields(ctx, schema, updates.map((u) => u.values));
   const world = await loadWorld(ctx, schema);
-  return inTransaction(ctx.db, async (trx) => {
+  const uploaded = await uploadAttachments(ctx, schema, updates.map((u) => u.values));
+  const removedFiles: string[] = [];
+  const changedIds = await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     const changes: RecordChange[] = [];
     const computedChanges: Change[] = [];
+    const system = { _updated_by: ctx.actor.accountId, _updated_at: now };
     for (const update of updates) {
       const fields = columnFieldsOf(schema, update.values);
       const old = await repository.liveValues(trx, schema.table, update.ids, fields.map((f) => f.id));
-      const changed = await reportingDuplicates(ctx.dialect, schema, () =>
-        repository.updateRows(trx, schema.table, update.ids, { ...toColumns(ctx.dialect, schema, update.values), _updated_by: ctx.actor.accountId, _updated_at: now }),
-      );
-      const written = changed.map((rowId) => {
-        const before = new Map<string, unknown>();
-        const row = old.get(rowId);
-        for (const field of fields) before.set(field.id, ctx.dialect.decode(field.fieldType.column!, row?.[field.id] ?? null));
-        const change: RecordChange = { worksheetId: schema.id, rowId, kind: 'update', before, after: new Map(update.values), source };
-        return { rowId, values: update.values, change };
-      });
-      computedChanges.push({ worksheetId: schema.id, rowIds: changed, fields: new Set(update.values.keys()) });
+      const beforeOf = (rowId: string) => new Map(fields.map((field) => [field.id, ctx.dialect.decode(field.fieldType.column!, old.get(rowId)?.[field.id] ?? null)]));
+      const attachments = attachmentEditsOf(schema, update.values);
+      let written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>;
+      if (attachments.length === 0) {
+        const changed = await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, { ...toColumns(ctx.dialect, schema, update.values), ...system }));
+        written = changed.map((rowId) => ({ rowId, values: update.values, change: { worksheetId: schema.id, rowId, kind: 'update', before: beforeOf(rowId), after: new Map(update.values), source } }));
+      } else {
+        // Files combine with what each record has: every record is written on its own.
+        written = [];
+        for (const rowId of update.ids.filter((id) => old.has(id))) {
+          const before = beforeOf(rowId);
+          const values = new Map(update.values);
+          for (const field of attachments) {
+            const current = (before.get(field.id) as AttachedFile[] | null) ?? [];
+            const settled = await settleAttachments(trx, ctx, schema, field, rowId, update.values.get(field.id) as AttachmentEdit, current, uploaded);
+            values.set(field.id, settled.files.length > 0 ? settled.files : null);
+            removedFiles.push(...settled.removedKeys);
+          }
+          await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, [rowId], { ...toColumns(ctx.dialect, schema, values), ...system }));
+          written.push({ rowId, values, change: { worksheetId: schema.id, rowId, kind: 'update', before, after: new Map(values), source } });
+        }
+      }
+      computedChanges.push({ worksheetId: schema.id, rowIds: written.map((w) => w.rowId), fields: new Set(update.values.keys()) });
       computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false)));
       changes.push(...written.map((w) => w.change));
     }
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges);
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return changes.map((c) => c.rowId);
+  }).catch(async (error: unknown) => {
+    await forgetUploads(ctx, uploaded);
+    throw error;
   });
+  await removeUnreferenced(ctx, removedFiles);
+  return changedIds;
 }
 
 /**
@@ -225,7 +257,8 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
  */
 export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = API_SOURCE): Promise<string[]> {
   const world = await loadWorld(ctx, schema);
-  return inTransaction(ctx.db, async (trx) => {
+  const removedFiles: string[] = [];
+  const removedIds = await inTransaction(ctx.db, async (trx) => {
     let changes: RecordChange[];
     if (permanent) {
       const removed = await repository.hardDeleteRows(trx, schema.table, ids);
@@ -238,10 +271,15 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
     const removed = changes.map((c) => c.rowId);
     // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }]);
-    if (permanent) await deleteLinksOfWorksheetRecords(trx, schema, removed);
+    if (permanent) {
+      await deleteLinksOfWorksheetRecords(trx, schema, removed);
+      removedFiles.push(...(await deleteFilesOfRecords(trx, removed)));
+    }
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return removed;
   });
+  await removeUnreferenced(ctx, removedFiles);
+  return removedIds;
 }
 
 /**

@@ -93,6 +93,14 @@ export async function updateWorksheet(db: Executor, id: string, changes: Partial
   await db.updateTable('worksheets').set(changes).where('id', '=', id).execute();
 }
 
+/** Deletes the `files` rows of a worksheet's records (or of some of its fields); returns their storage keys. */
+export async function deleteFileRows(db: Executor, worksheetId: string, fieldIds?: string[]): Promise<string[]> {
+  if (fieldIds?.length === 0) return [];
+  let query = db.deleteFrom('files').where('worksheet_id', '=', worksheetId);
+  if (fieldIds) query = query.where('field_id', 'in', fieldIds);
+  return (await query.returning('storage_key').execute()).map((row) => row.storage_key);
+}
+
 export async function deleteWorksheetRow(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('auto_number_counters').where('field_id', 'in', db.selectFrom('fields').select('id').where('worksheet_id', '=', id)).execute();
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();

@@ -16,6 +16,7 @@ import { makeFieldUnique } from './unique-field.js';
 import { attachRelations, detachRelations, detachWorksheet, reconcileEditedRelation } from './relation-fields.js';
 import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFields } from './computed-fields.js';
 import { recomputeFields } from './recompute-fields.js';
+import { removeUnreferenced } from '../records/attachments.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
@@ -292,6 +293,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
 
   await ctx.indexes.settle(schema.id);
   const touched = new Set<string>();
+  let removedFiles: string[] = [];
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     touched.clear();
     // A retried attempt starts from the fields as they were planned, not as the aborted attempt left them.
@@ -315,6 +317,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
       const what = removed.length === 1 ? `field "${removed[0].name}"` : `fields ${removed.map((f) => `"${f.name}"`).join(', ')}`;
       refuseRemovingInputs([...others, withFields(schema.id, planned.filter((f) => !gone.has(f.id)))], gone, what);
     }
+    removedFiles = await repository.deleteFileRows(trx, schema.id, removed.map((f) => f.id));
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
     await repository.deleteFields(trx, [...gone]);
     let kept = planned.filter((f) => !gone.has(f.id) || addedIds.has(f.id));
@@ -361,6 +364,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     forget(ctx, schema);
     forgetAll(ctx, touched);
   });
+  await removeUnreferenced(ctx, removedFiles);
 }
 
 /** Deletes a worksheet, its fields and all its rows (the table is dropped). */
@@ -368,6 +372,7 @@ export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string)
   const schema = await loadSchema(ctx, worksheetKey);
   await ctx.indexes.settle(schema.id);
   const touched = new Set<string>();
+  let removedFiles: string[] = [];
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     touched.clear();
     const schemas = await repository.schemasOfApp(trx, schema.appId);
@@ -375,23 +380,31 @@ export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string)
     const pointing = others.flatMap((o) => o.fields).filter((f) => f.fieldType.storage === 'links' && linkageOf(f).dataSource === schema.id);
     refuseRemovingInputs(others, new Set([...schema.fields.map((f) => f.id), ...pointing.map((f) => f.id)]), `worksheet "${schema.name}"`);
     await detachWorksheet(trx, schema.id, schema.appId, touched);
+    removedFiles = await repository.deleteFileRows(trx, schema.id);
     await repository.deleteWorksheetRow(trx, schema.id);
     await ddl.dropRowTable(trx, schema.id);
   }).finally(() => {
     forget(ctx, schema);
     forgetAll(ctx, touched);
   });
+  await removeUnreferenced(ctx, removedFiles);
 }
 
-/** Deletes every worksheet of an application (used when the application is deleted). */
-export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, appId: string): Promise<void> {
+/**
+ * Deletes every worksheet of an application (used when the application is deleted); returns the
+ * storage keys of its files, for the caller to remove from the store once its transaction commits.
+ */
+export async function deleteAllWorksheets(ctx: ServiceContext, db: Executor, appId: string): Promise<string[]> {
+  const removedFiles: string[] = [];
   ctx.schemas.delete(appLinksKey(appId));
   for (const id of await repository.worksheetIdsOfApp(db, appId)) {
     await detachWorksheet(db, id, appId, new Set());
+    removedFiles.push(...(await repository.deleteFileRows(db, id)));
     await repository.deleteWorksheetRow(db, id);
     await ddl.dropRowTable(db, id);
     ctx.schemas.delete(id);
   }
+  return removedFiles;
 }
 
 /** Read indexes a worksheet may get from what its lists ask for; each one slows its writes a little. */

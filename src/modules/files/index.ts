@@ -1,0 +1,1 @@
+export { fileRoutes, signedFileRoutes } from './routes.js';
