@@ -56,6 +56,14 @@ export interface ResolvedReferences {
   lookupSources?: Map<string, FieldMeta>;
   /** The download link of an attached file (signed, expiring). */
   fileUrl?: (fileId: string) => string;
+  /** The zone times of a record are shown in (`TIME_ZONE`), for values composed from them (auto numbers). */
+  timeZone?: string;
+}
+
+/** What a value may be composed from beyond its stored form: the record it belongs to. */
+export interface RecordContext {
+  /** When the record was created, epoch milliseconds. */
+  createdAt: number;
 }
 
 export type ReferenceKind = 'account' | 'department';
@@ -83,6 +91,9 @@ export interface FieldSortOrder {
 
 /** What a type may use while assigning values on insert; it runs inside the insert's transaction. */
 export interface AssignOnInsertContext {
+  /** The insert's time (epoch milliseconds) and the zone its periods are counted in (`TIME_ZONE`). */
+  now: number;
+  timeZone: string;
   /**
    * Reserves `count` consecutive numbers of the field's own sequence and returns the first. The
    * reservation is part of the insert's transaction: it commits or rolls back with the rows.
@@ -187,8 +198,8 @@ export interface FieldType {
    * Every ready type has one; planned types have none.
    */
   write?(value: unknown, field: FieldMeta, ctx: WriteContext): unknown;
-  /** A stored value (decoded by the dialect; null when empty) to its wire shape. */
-  read(stored: unknown, field: FieldMeta, refs: ResolvedReferences): unknown;
+  /** A stored value (decoded by the dialect; null when empty) to its wire shape; `record` when the read knows it. */
+  read(stored: unknown, field: FieldMeta, refs: ResolvedReferences, record?: RecordContext): unknown;
   /** The kind of ids the type's values refer to (members, departments); absent for other types. */
   referenceKind?: ReferenceKind;
   /** The ids a stored value refers to, checked on write and resolved on read. */

@@ -1,11 +1,11 @@
-import { fileTypeFromBuffer } from 'file-type';
-
 /**
  * The content type of a file, from its bytes (never from the name or what the sender claimed):
  * the signature file-type recognises; else text when the bytes are valid UTF-8 without control
  * characters (other than tab and line ends); else `application/octet-stream`.
  */
 export async function sniffContentType(bytes: Buffer): Promise<string> {
+  // Loaded on the first file: a server that never receives one does not carry the signature tables.
+  const { fileTypeFromBuffer } = await import('file-type');
   const known = await fileTypeFromBuffer(bytes);
   if (known) return known.mime;
   if (bytes.length === 0) return 'application/octet-stream';

@@ -136,7 +136,7 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
     if (type.assignOnInsert) {
       expect(type.readOnly).toBe(true);
       const field = fieldOf(type.code);
-      const values = await type.assignOnInsert(field, 2, { reserveSequence: async () => 1 });
+      const values = await type.assignOnInsert(field, 2, { now: 0, timeZone: 'UTC', reserveSequence: async () => 1 });
       expect(values).toHaveLength(2);
     } else {
       expect(type.assignOnInsert).toBeUndefined();
@@ -246,7 +246,7 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
     const sample = sampleOf(type.code);
     const stored =
       sample.written === undefined
-        ? (await type.assignOnInsert!(field, 1, { reserveSequence: async () => 1 }))[0]
+        ? (await type.assignOnInsert!(field, 1, { now: 0, timeZone: 'UTC', reserveSequence: async () => 1 }))[0]
         : type.write!(inWorld(sample.written, world), field, ctx);
     expect(type.isEmpty(stored)).toBe(false);
     expect(type.read(stored, field, referencesOf(world))).toEqual(inWorld(sample.wire, world));

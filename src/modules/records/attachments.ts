@@ -45,6 +45,7 @@ async function appBytes(db: Executor, appId: string): Promise<number> {
  */
 export async function uploadAttachments(ctx: ServiceContext, schema: WorksheetSchema, rows: Array<Map<string, unknown>>): Promise<Map<PendingUpload, Uploaded>> {
   const pending: Array<{ upload: PendingUpload; field: FieldMeta }> = [];
+  if (!schema.fields.some((field) => field.fieldType.edits === 'files')) return new Map();
   for (const values of rows) {
     for (const field of attachmentEditsOf(schema, values)) for (const upload of (values.get(field.id) as AttachmentEdit).uploads) pending.push({ upload, field });
   }

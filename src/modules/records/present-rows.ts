@@ -21,6 +21,7 @@ export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw:
   refs.lookupSources = sources;
   const now = ctx.now();
   refs.fileUrl = (fileId) => ctx.files.links.linkFor(fileId, now);
+  refs.timeZone = ctx.timeZone;
   const present = rowPresenter(shape, fields);
   return rows.map((row) => present(row, refs));
 }

@@ -59,7 +59,7 @@ export function presentRecord(fields: FieldMeta[], row: StoredRow, refs: Resolve
     id: row.id,
     fields: fields.map((field) => {
       const stored = row[field.id] ?? null;
-      return { id: field.id, value: field.fieldType.read(stored, field, refs), type: field.type, controlName: field.name };
+      return { id: field.id, value: field.fieldType.read(stored, field, refs, { createdAt: row._created_at }), type: field.type, controlName: field.name };
     }),
     _createdBy: user(row._created_by, refs),
     _owner: user(row._owner, refs),

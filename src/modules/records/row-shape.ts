@@ -58,8 +58,9 @@ export function rowPresenter(shape: RowShape, fields: FieldMeta[]): (row: Stored
   const keys = flatKeys(fields, shape.keyByFieldId);
   return (row, refs) => {
     const payload: Record<string, unknown> = { id: row.id, rowId: row.id };
+    const record = { createdAt: row._created_at };
     fields.forEach((field, i) => {
-      payload[keys[i]] = field.fieldType.read(row[field.id] ?? null, field, refs);
+      payload[keys[i]] = field.fieldType.read(row[field.id] ?? null, field, refs, record);
     });
     if (shape.systemFields) {
       payload._createdBy = flatUser(row._created_by, refs);

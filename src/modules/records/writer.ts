@@ -88,17 +88,32 @@ function toColumns(dialect: SqlDialect, schema: WorksheetSchema, values: Map<str
   return columns;
 }
 
+/** A schema's fields whose written values the writer resolves: relations and attachments, found once per loaded schema. */
+const resolvedFieldsBySchema = new WeakMap<WorksheetSchema, { links: FieldMeta[]; files: FieldMeta[] }>();
+
+function resolvedFields(schema: WorksheetSchema): { links: FieldMeta[]; files: FieldMeta[] } {
+  let found = resolvedFieldsBySchema.get(schema);
+  if (!found) {
+    found = { links: schema.fields.filter((f) => f.fieldType.storage === 'links'), files: schema.fields.filter((f) => f.fieldType.edits === 'files') };
+    resolvedFieldsBySchema.set(schema, found);
+  }
+  return found;
+}
+
+/**
+ * A change's `after` values: the written map itself, unless relation values in it are to be replaced
+ * by each record's related ids (then a copy per record).
+ */
+function afterValues(schema: WorksheetSchema, values: Map<string, unknown>): Map<string, unknown> {
+  return resolvedFields(schema).links.length === 0 ? values : new Map(values);
+}
+
 /** The relation fields these writes give values to, each planned once (outside the transaction: it loads schemas). */
 async function planLinkFields(ctx: ServiceContext, schema: WorksheetSchema, written: Array<Map<string, unknown>>): Promise<Map<string, LinkPlan>> {
   const plans = new Map<string, LinkPlan>();
-  for (const values of written) {
-    for (const fieldId of values.keys()) {
-      if (plans.has(fieldId)) continue;
-      const field = schema.byKey.get(fieldId)!;
-      if (field.fieldType.storage !== 'links') continue;
-      const related = await loadSchema(ctx, String(field.config.dataSource));
-      plans.set(fieldId, planLinks(field, related));
-    }
+  for (const field of resolvedFields(schema).links) {
+    if (!written.some((values) => values.has(field.id))) continue;
+    plans.set(field.id, planLinks(field, await loadSchema(ctx, String(field.config.dataSource))));
   }
   return plans;
 }
@@ -146,13 +161,13 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
   const uploaded = await uploadAttachments(ctx, schema, encoded);
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
-    for (const [i, values] of encoded.entries()) {
+    for (const [i, values] of resolvedFields(schema).files.length === 0 ? [] : encoded.entries()) {
       for (const field of attachmentEditsOf(schema, values)) {
         const { files } = await settleAttachments(trx, ctx, schema, field, ids[i], values.get(field.id) as AttachmentEdit, [], uploaded);
         values.set(field.id, files.length > 0 ? files : null);
       }
     }
-    const io: AssignOnInsertContext = { reserveSequence: (fieldId, count) => repository.reserveAutoNumbers(trx, fieldId, count) };
+    const io: AssignOnInsertContext = { now, timeZone: ctx.timeZone, reserveSequence: (key, count) => repository.reserveAutoNumbers(trx, key, count) };
     // Counted (and, where the engine does not number records as they go in, numbered) first: the numbers are needed below.
     const firstNumber = await noteInsertedRows(trx, ctx.dialect, schema.id, encoded.length);
     for (const field of assigned) {
@@ -170,7 +185,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     const written = encoded.map((values, i) => ({
       rowId: ids[i],
       values,
-      change: { worksheetId: schema.id, rowId: ids[i], kind: 'create', before: null, after: new Map(values), source } satisfies RecordChange,
+      change: { worksheetId: schema.id, rowId: ids[i], kind: 'create', before: null, after: afterValues(schema, values), source } satisfies RecordChange,
     }));
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
     // A new record gets every computed value, whatever it was given.
@@ -218,7 +233,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       let written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>;
       if (attachments.length === 0) {
         const changed = await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, { ...toColumns(ctx.dialect, schema, update.values), ...system }));
-        written = changed.map((rowId) => ({ rowId, values: update.values, change: { worksheetId: schema.id, rowId, kind: 'update', before: beforeOf(rowId), after: new Map(update.values), source } }));
+        written = changed.map((rowId) => ({ rowId, values: update.values, change: { worksheetId: schema.id, rowId, kind: 'update', before: beforeOf(rowId), after: afterValues(schema, update.values), source } }));
       } else {
         // Files combine with what each record has: every record is written on its own.
         written = [];
@@ -232,7 +247,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
             removedFiles.push(...settled.removedKeys);
           }
           await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, [rowId], { ...toColumns(ctx.dialect, schema, values), ...system }));
-          written.push({ rowId, values, change: { worksheetId: schema.id, rowId, kind: 'update', before, after: new Map(values), source } });
+          written.push({ rowId, values, change: { worksheetId: schema.id, rowId, kind: 'update', before, after: afterValues(schema, values), source } });
         }
       }
       computedChanges.push({ worksheetId: schema.id, rowIds: written.map((w) => w.rowId), fields: new Set(update.values.keys()) });

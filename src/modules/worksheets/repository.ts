@@ -102,7 +102,8 @@ export async function deleteFileRows(db: Executor, worksheetId: string, fieldIds
 }
 
 export async function deleteWorksheetRow(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('auto_number_counters').where('field_id', 'in', db.selectFrom('fields').select('id').where('worksheet_id', '=', id)).execute();
+  const fieldIds = (await db.selectFrom('fields').select('id').where('worksheet_id', '=', id).execute()).map((f) => f.id);
+  await deleteCounters(db, fieldIds);
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
@@ -120,9 +121,18 @@ export async function replaceField(db: Executor, field: FieldMeta): Promise<void
   await db.updateTable('fields').set(changes).where('id', '=', field.id).execute();
 }
 
+/** The auto-number counters of fields: the field's own, and one per period of a repeating sequence (`<field>:<period>`). */
+async function deleteCounters(db: Executor, fieldIds: string[]): Promise<void> {
+  if (fieldIds.length === 0) return;
+  await db
+    .deleteFrom('auto_number_counters')
+    .where((eb) => eb.or([eb('field_id', 'in', fieldIds), ...fieldIds.map((id) => eb('field_id', 'like', `${id}:%`))]))
+    .execute();
+}
+
 export async function deleteFields(db: Executor, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.deleteFrom('auto_number_counters').where('field_id', 'in', ids).execute();
+  await deleteCounters(db, ids);
   await db.deleteFrom('fields').where('id', 'in', ids).execute();
 }
 

@@ -67,6 +67,8 @@ export interface ShownLink {
   own: string;
   other: string;
   title: unknown;
+  /** When the related record was created (an auto-number title is composed from it). */
+  created: number;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function shownLinks(source: RowSource, side: LinkSide, titleColumn:
   const query = links(source.db)
     .selectFrom(`${side.table} as l`)
     .innerJoin(`${side.relatedTable} as r`, 'r.id', `l.${side.other}`)
-    .select([`l.${side.own} as own`, `l.${side.other} as other`, titleColumn ? `r.${titleColumn} as title` : sql<null>`NULL`.as('title')])
+    .select([`l.${side.own} as own`, `l.${side.other} as other`, titleColumn ? `r.${titleColumn} as title` : sql<null>`NULL`.as('title'), 'r._created_at as created'])
     .where(`l.${side.own}`, 'in', rowIds)
     .where('r._deleted_at', 'is', null)
     .orderBy('l.seq')

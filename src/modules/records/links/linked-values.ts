@@ -30,7 +30,7 @@ export async function readLinkedValues(ctx: ServiceContext, fields: FieldMeta[],
       byRow.get(link.own)!.push(link.other);
       if (title && titleColumn && !titles.has(link.other)) {
         const stored = ctx.dialect.decode(title.fieldType.column!, link.title);
-        titles.set(link.other, stored === null ? '' : String(title.fieldType.read(stored, title, NO_REFERENCES)));
+        titles.set(link.other, stored === null ? '' : String(title.fieldType.read(stored, title, { ...NO_REFERENCES, timeZone: ctx.timeZone }, { createdAt: Number(link.created) })));
       }
     }
     for (const row of rows) row[field.id] = byRow.get(row.id);
