@@ -173,11 +173,16 @@ export interface FieldType {
    */
   edits?: 'files';
   /**
+   * Link storage whose related records belong to the record (sub-tables): written inline, deleted,
+   * purged and restored with it, never linked from elsewhere.
+   */
+  owns?: boolean;
+  /**
    * The filter operators, when they are not those of the value kind: `presence` (only isempty /
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
    * `belongsto` a province or city).
    */
-  filterKind?: 'presence' | 'region' | 'department' | 'links';
+  filterKind?: 'presence' | 'region' | 'department' | 'links' | 'linkPresence';
   /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.

@@ -7,7 +7,7 @@ import { numberConditions } from './conditions/number.js';
 import { checkboxConditions, noConditions, presenceConditions } from './conditions/presence.js';
 import { departmentConditions, referenceConditions, singleIdConditions } from './conditions/references.js';
 import { regionConditions } from './conditions/regions.js';
-import { linkConditions } from './conditions/links.js';
+import { linkConditions, linkPresenceConditions } from './conditions/links.js';
 import { textConditions } from './conditions/text.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
@@ -30,6 +30,7 @@ const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, Co
   region: regionConditions,
   department: departmentConditions,
   links: linkConditions,
+  linkPresence: linkPresenceConditions,
 };
 
 /** The conditions a worksheet field takes, as its type declares them. */

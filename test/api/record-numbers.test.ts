@@ -8,6 +8,7 @@ interface FlatRow {
   id: string;
   autoid: number;
   title: string;
+  _createdAt?: string;
 }
 
 /** `autoid`: each record's number in its worksheet, in creation order, never reused; a system field for filters and sorts. */
@@ -63,7 +64,13 @@ describeApi('record numbers of a database made before them (migration 0005)', (c
 
     expect(await migrateToLatest(ctx.database)).toEqual(['0005-record-sequence']);
     expect((await ctx.call('POST', rows, { fields: [{ id: 'title', value: 'fourth' }] })).body.error_msg).toBe('');
-    const listed = await ctx.call<{ rows: FlatRow[] }>('POST', `${rows}/list`, { useFieldIdAsKey: false, includeSystemFields: true, sorts: [{ field: '_createdAt', isAsc: true }] });
-    expect(listed.body.data.rows.map((row) => [row.title, row.autoid])).toEqual([['first', 1], ['second', 2], ['third', 3], ['fourth', 4]]);
+    const listed = await ctx.call<{ rows: FlatRow[] }>('POST', `${rows}/list`, { useFieldIdAsKey: false, includeSystemFields: true, sorts: [{ field: 'autoid', isAsc: true }] });
+    const numbered = listed.body.data.rows;
+    expect(numbered.map((row) => row.autoid)).toEqual([1, 2, 3, 4]);
+    expect(numbered[3].title).toBe('fourth');
+    // Numbered by creation time (records made in the same millisecond have no order among themselves).
+    const times = numbered.map((row) => Date.parse(String(row._createdAt)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(numbered.slice(0, 3).map((row) => row.title).sort()).toEqual(['first', 'second', 'third']);
   });
 });

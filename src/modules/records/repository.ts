@@ -98,6 +98,12 @@ export async function softDeleteRows(db: Executor, table: string, ids: string[],
   return deleted.map((r) => r.id as string);
 }
 
+/** Which of these ids are live rows. */
+export async function liveIds(db: Executor, table: string, ids: string[]): Promise<string[]> {
+  const found = await rows(db).selectFrom(table).select('id').where('id', 'in', ids).where('_deleted_at', 'is', null).execute();
+  return found.map((row) => row.id as string);
+}
+
 /** Brings rows back from the recycle bin; returns the ids that were there. */
 export async function restoreRows(db: Executor, table: string, ids: string[], actor: string, at: number): Promise<string[]> {
   const restored = await rows(db)

@@ -4,11 +4,13 @@ import { inTransaction } from '../../db/transaction.js';
 import type { AssignOnInsertContext, FieldMeta } from '../../fields/field-type.js';
 import type { LinkEdit } from '../../fields/types/relation.js';
 import type { AttachedFile, AttachmentEdit } from '../../fields/types/attachment.js';
+import type { SubTableEdit } from '../../fields/types/sub-table.js';
 import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
 import { deleteLinksOfWorksheetRecords } from './links/link-cleanup.js';
+import { childRowsOf, writeChildRows, type ChildWriter } from './links/sub-table-rows.js';
 import { checkReferencesExist } from './references.js';
 import { attachmentEditsOf, deleteFilesOfRecords, forgetUploads, removeUnreferenced, settleAttachments, uploadAttachments } from './attachments.js';
 import { propagateChanges, worldComputes, type Change } from './computed/propagate.js';
@@ -89,12 +91,13 @@ function toColumns(dialect: SqlDialect, schema: WorksheetSchema, values: Map<str
 }
 
 /** A schema's fields whose written values the writer resolves: relations and attachments, found once per loaded schema. */
-const resolvedFieldsBySchema = new WeakMap<WorksheetSchema, { links: FieldMeta[]; files: FieldMeta[] }>();
+const resolvedFieldsBySchema = new WeakMap<WorksheetSchema, { links: FieldMeta[]; files: FieldMeta[]; owned: FieldMeta[] }>();
 
-function resolvedFields(schema: WorksheetSchema): { links: FieldMeta[]; files: FieldMeta[] } {
+function resolvedFields(schema: WorksheetSchema): { links: FieldMeta[]; files: FieldMeta[]; owned: FieldMeta[] } {
   let found = resolvedFieldsBySchema.get(schema);
   if (!found) {
-    found = { links: schema.fields.filter((f) => f.fieldType.storage === 'links'), files: schema.fields.filter((f) => f.fieldType.edits === 'files') };
+    const links = schema.fields.filter((f) => f.fieldType.storage === 'links');
+    found = { links, files: schema.fields.filter((f) => f.fieldType.edits === 'files'), owned: links.filter((f) => f.fieldType.owns === true) };
     resolvedFieldsBySchema.set(schema, found);
   }
   return found;
@@ -106,6 +109,24 @@ function resolvedFields(schema: WorksheetSchema): { links: FieldMeta[]; files: F
  */
 function afterValues(schema: WorksheetSchema, values: Map<string, unknown>): Map<string, unknown> {
   return resolvedFields(schema).links.length === 0 ? values : new Map(values);
+}
+
+/** The child worksheets of a schema's sub-tables (all of them, or those the writes give values to), loaded before the transaction. */
+async function childSchemas(ctx: ServiceContext, schema: WorksheetSchema, written?: Array<Map<string, unknown>>): Promise<Map<string, WorksheetSchema>> {
+  const children = new Map<string, WorksheetSchema>();
+  for (const field of resolvedFields(schema).owned) {
+    if (written && !written.some((values) => values.has(field.id))) continue;
+    children.set(field.id, await loadSchema(ctx, String(field.config.dataSource)));
+  }
+  return children;
+}
+
+/** Replaces a record's sub-table values by the links its written child rows give it (writing the children in the transaction). */
+async function writeSubTables(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, children: Map<string, WorksheetSchema>, rowId: string, values: Map<string, unknown>, created: boolean): Promise<void> {
+  for (const field of resolvedFields(schema).owned) {
+    if (!values.has(field.id)) continue;
+    values.set(field.id, await writeChildRows({ ...ctx, db: trx }, CHILD_WRITER, field, children.get(field.id)!, rowId, values.get(field.id) as SubTableEdit, created));
+  }
 }
 
 /** The relation fields these writes give values to, each planned once (outside the transaction: it loads schemas). */
@@ -159,8 +180,10 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
   const plans = await planLinkFields(ctx, schema, encoded);
   const world = await loadWorld(ctx, schema);
   const uploaded = await uploadAttachments(ctx, schema, encoded);
+  const children = await childSchemas(ctx, schema, encoded);
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    for (const [i, values] of children.size === 0 ? [] : encoded.entries()) await writeSubTables(ctx, trx, schema, children, ids[i], values, true);
     for (const [i, values] of resolvedFields(schema).files.length === 0 ? [] : encoded.entries()) {
       for (const field of attachmentEditsOf(schema, values)) {
         const { files } = await settleAttachments(trx, ctx, schema, field, ids[i], values.get(field.id) as AttachmentEdit, [], uploaded);
@@ -219,6 +242,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
   const plans = await planLinkFields(ctx, schema, updates.map((u) => u.values));
   const world = await loadWorld(ctx, schema);
   const uploaded = await uploadAttachments(ctx, schema, updates.map((u) => u.values));
+  const children = await childSchemas(ctx, schema, updates.map((u) => u.values));
   const removedFiles: string[] = [];
   const changedIds = await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
@@ -230,16 +254,19 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       const old = await repository.liveValues(trx, schema.table, update.ids, fields.map((f) => f.id));
       const beforeOf = (rowId: string) => new Map(fields.map((field) => [field.id, ctx.dialect.decode(field.fieldType.column!, old.get(rowId)?.[field.id] ?? null)]));
       const attachments = attachmentEditsOf(schema, update.values);
+      const ownsRows = resolvedFields(schema).owned.some((field) => update.values.has(field.id));
       let written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>;
-      if (attachments.length === 0) {
+      if (attachments.length === 0 && !ownsRows) {
         const changed = await reportingDuplicates(ctx.dialect, schema, () => repository.updateRows(trx, schema.table, update.ids, { ...toColumns(ctx.dialect, schema, update.values), ...system }));
         written = changed.map((rowId) => ({ rowId, values: update.values, change: { worksheetId: schema.id, rowId, kind: 'update', before: beforeOf(rowId), after: afterValues(schema, update.values), source } }));
       } else {
-        // Files combine with what each record has: every record is written on its own.
+        // Files and sub-table rows combine with what each record has: every record is written on its own.
         written = [];
-        for (const rowId of update.ids.filter((id) => old.has(id))) {
+        const live = fields.length > 0 ? update.ids.filter((id) => old.has(id)) : await repository.liveIds(trx, schema.table, update.ids);
+        for (const rowId of live) {
           const before = beforeOf(rowId);
           const values = new Map(update.values);
+          await writeSubTables(ctx, trx, schema, children, rowId, values, false);
           for (const field of attachments) {
             const current = (before.get(field.id) as AttachedFile[] | null) ?? [];
             const settled = await settleAttachments(trx, ctx, schema, field, rowId, update.values.get(field.id) as AttachmentEdit, current, uploaded);
@@ -272,6 +299,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
  */
 export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = API_SOURCE): Promise<string[]> {
   const world = await loadWorld(ctx, schema);
+  const children = await childSchemas(ctx, schema);
   const removedFiles: string[] = [];
   const removedIds = await inTransaction(ctx.db, async (trx) => {
     let changes: RecordChange[];
@@ -284,6 +312,10 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       changes = deleted.map((id) => ({ worksheetId: schema.id, rowId: id, kind: 'delete', before: new Map(), after: null, source }));
     }
     const removed = changes.map((c) => c.rowId);
+    // Sub-table rows go with their record (to the bin, or for good), found through the links before a purge removes them.
+    for (const [field, childIds] of await childRowsOf({ ...ctx, db: trx }, resolvedFields(schema).owned, removed)) {
+      if (childIds.length > 0) await removeRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, permanent, source);
+    }
     // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }]);
     if (permanent) {
@@ -304,11 +336,22 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
  */
 export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], source: ChangeSource = API_SOURCE): Promise<string[]> {
   const world = await loadWorld(ctx, schema);
+  const children = await childSchemas(ctx, schema);
   return inTransaction(ctx.db, async (trx) => {
     const restored = await reportingDuplicates(ctx.dialect, schema, () => repository.restoreRows(trx, schema.table, ids, ctx.actor.accountId, ctx.now()));
+    for (const [field, childIds] of await childRowsOf({ ...ctx, db: trx }, resolvedFields(schema).owned, restored)) {
+      if (childIds.length > 0) await restoreRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, source);
+    }
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }]);
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return restored;
   });
 }
+
+/** The writer's own calls, handed to the sub-table step so that child records go through this writer too. */
+const CHILD_WRITER: ChildWriter = {
+  insert: (ctx, schema, rows, refs) => insertRecords(ctx, schema, rows, refs),
+  update: (ctx, schema, updates, refs) => updateRecords(ctx, schema, updates, refs),
+  remove: (ctx, schema, ids, permanent) => removeRecords(ctx, schema, ids, permanent),
+};

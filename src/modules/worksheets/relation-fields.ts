@@ -6,6 +6,8 @@ import { linkageOf, wantsReverse } from '../../fields/types/relation.js';
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import { createLinkTable, dropLinkTable } from './link-table-ddl.js';
+import { createRowTable } from './row-table-ddl.js';
+import { defaultTitleField, defineField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as repository from './repository.js';
 
 /**
@@ -79,6 +81,33 @@ async function addReverse(trx: Executor, owner: OwnerWorksheet, forward: FieldMe
 }
 
 /**
+ * The worksheet a sub-table defined with `config.fields` keeps its child records in: created in the
+ * same transaction, named after the record's worksheet and the field, and not placed in the
+ * application's navigation. Its fields hold values (relations and computed fields are defined on it
+ * afterwards, once it exists).
+ */
+async function createChildWorksheet(trx: Executor, dialect: SqlDialect, owner: OwnerWorksheet, field: FieldMeta, now: number): Promise<string> {
+  const id = newObjectId();
+  const where = `field "${field.name}" config.fields`;
+  let fields = (field.config.fields as FieldDefinitionInput[]).map((definition, i) => defineField(definition ?? {}, `${where}[${i}]`, id, i + 1));
+  for (const child of fields) {
+    if (child.fieldType.storage !== 'column' || child.fieldType.computed) {
+      throw AppError.invalidValue(`${where}: "${child.name}" is ${child.fieldType.name}; a sub-table is created with fields that hold values (add relations and computed fields to its worksheet afterwards)`);
+    }
+  }
+  if (!fields.some((f) => f.isTitle)) {
+    const candidate = fields.find((f) => f.fieldType.canBeTitle);
+    if (candidate) candidate.isTitle = true;
+    else fields = [defaultTitleField(id), ...fields];
+  }
+  fields = settleFieldSet(fields, null);
+  await repository.insertWorksheet(trx, { id, app_id: owner.appId, name: `${owner.name} - ${field.name}`.slice(0, 100), alias: '', remark: `The rows of sub-table "${field.name}" of "${owner.name}"`, created_at: now, updated_at: now });
+  await repository.insertFields(trx, fields, now);
+  await createRowTable(trx, dialect, id, fields);
+  return id;
+}
+
+/**
  * Completes new relation fields (their configs are changed in place): the related worksheet is
  * resolved to its id, the link table created, and a two-way relation's reverse field added.
  * Returns the reverse fields that belong to the owner worksheet itself (self relations).
@@ -87,11 +116,13 @@ export async function attachRelations(trx: Executor, dialect: SqlDialect, owner:
   const ownReverse: FieldMeta[] = [];
   for (const field of added) {
     if (field.fieldType.storage !== 'links') continue;
-    const dataSource = await resolveDataSource(trx, owner, field);
-    const { bidirectional: _asked, relation: _relation, ...config } = field.config;
-    field.config = { ...config, dataSource, linkField: field.id, side: 'source', bidirectional: false };
+    const makesChild = field.fieldType.owns === true && Array.isArray(field.config.fields) && !field.config.dataSource;
+    const dataSource = makesChild ? await createChildWorksheet(trx, dialect, owner, field, now) : await resolveDataSource(trx, owner, field);
+    const { bidirectional: _asked, relation: _relation, fields: _childFields, ...config } = field.config;
+    field.config = { ...config, dataSource, linkField: field.id, side: 'source', bidirectional: false, ...(makesChild ? { childWorksheet: true } : {}) };
     await createLinkTable(trx, dialect, field.id);
-    if (wantsReverse({ ...field.config, bidirectional: _asked, relation: _relation })) {
+    // A sub-table's children belong to it: no reverse field relates them back.
+    if (!field.fieldType.owns && wantsReverse({ ...field.config, bidirectional: _asked, relation: _relation })) {
       const reverse = await addReverse(trx, owner, field, [...ownFields, ...ownReverse], now, touched);
       if (reverse) ownReverse.push(reverse);
     }

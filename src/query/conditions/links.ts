@@ -51,3 +51,8 @@ export const linkConditions: ConditionKind = {
     isnotempty: (input) => sql<SqlBool>`EXISTS (SELECT 1 ${liveLinks(input, null)})`,
   },
 };
+
+/** Sub-tables: whether the record has live child records, nothing more (the public table gives them these two). */
+export const linkPresenceConditions: ConditionKind = {
+  operators: { isempty: linkConditions.operators.isempty, isnotempty: linkConditions.operators.isnotempty },
+};
