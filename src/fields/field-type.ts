@@ -178,11 +178,16 @@ export interface FieldType {
    */
   owns?: boolean;
   /**
+   * `record`: the stored value is the id of a record of the worksheet `config.dataSource` names
+   * (cascading selects): checked to be live on write, shown with its title on read.
+   */
+  pointsAt?: 'record';
+  /**
    * The filter operators, when they are not those of the value kind: `presence` (only isempty /
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
    * `belongsto` a province or city).
    */
-  filterKind?: 'presence' | 'region' | 'department' | 'links' | 'linkPresence';
+  filterKind?: 'presence' | 'region' | 'department' | 'links' | 'linkPresence' | 'recordId';
   /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.

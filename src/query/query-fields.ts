@@ -31,6 +31,7 @@ const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, Co
   department: departmentConditions,
   links: linkConditions,
   linkPresence: linkPresenceConditions,
+  recordId: singleIdConditions,
 };
 
 /** The conditions a worksheet field takes, as its type declares them. */

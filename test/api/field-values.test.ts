@@ -243,12 +243,12 @@ describeApi(
     it('refuses a planned type in a worksheet definition with 10002 naming it', async () => {
       const response = await ctx.call('POST', '/v3/app/worksheets', {
         name: 'Planned',
-        fields: [{ name: 'Title', type: 'Text' }, { name: 'Link', type: '35' }],
+        fields: [{ name: 'Title', type: 'Text' }, { name: 'Link', type: '44' }],
       });
       expect(response.status).toBe(400);
       expect(response.body.error_code).toBe(10002);
       expect(response.body.error_msg).toContain('fields[1].type');
-      expect(response.body.error_msg).toContain('CascadingSelect (35)');
+      expect(response.body.error_msg).toContain('Role (44)');
     });
   },
   { TIME_ZONE: 'Asia/Shanghai' },

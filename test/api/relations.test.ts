@@ -239,3 +239,29 @@ describeApi('relations: self relations, one-way relations and structure changes'
     expect(forward.relation).toEqual({ bidirectional: false, showFields: [] });
   });
 });
+
+describeApi('cascading selects: one record of a hierarchical worksheet', (ctx) => {
+  it('stores the chosen record, reads it with its title, checks it exists, and filters by it', async () => {
+    const places = await makeSheet(ctx, 'Places', [
+      { name: 'Place', alias: 'title', type: '2', isTitle: true },
+      { name: 'Parent', alias: 'parent', type: '29', subType: 1, dataSource: 'selfRelation' },
+    ]);
+    const europe = await create(ctx, places, [{ id: 'title', value: 'Europe' }]);
+    const paris = await create(ctx, places, [{ id: 'title', value: 'Paris' }, { id: 'parent', value: [europe] }]);
+    const shops = await makeSheet(ctx, 'Shops', [
+      { name: 'Shop', alias: 'title', type: '2', isTitle: true },
+      { name: 'Where', alias: 'where', type: 'CascadingSelect', dataSource: places.id },
+    ]);
+    const shop = await create(ctx, shops, [{ id: 'title', value: 'S1' }, { id: 'where', value: paris }]);
+    await create(ctx, shops, [{ id: 'title', value: 'S2' }]);
+    expect(valueOf(await read(ctx, shops, shop), shops.field.where)).toEqual([{ sid: paris, name: 'Paris' }]);
+    const unknown = await ctx.call('POST', `/v3/app/worksheets/${shops.id}/rows`, { fields: [{ id: 'title', value: 'S3' }, { id: 'where', value: ['nowhere'] }] });
+    expect(unknown.body).toMatchObject({ error_code: 10002 });
+    expect(unknown.body.error_msg).toContain('field "Where": no record "nowhere"');
+    expect(await titlesFiltered(ctx, shops, { type: 'condition', field: 'where', operator: 'eq', value: paris })).toEqual(['S1']);
+    expect(await titlesFiltered(ctx, shops, { type: 'condition', field: 'where', operator: 'isempty' })).toEqual(['S2']);
+    const missing = await ctx.call('POST', `/v3/app/worksheets/${shops.id}`, { addFields: [{ name: 'Bad', type: '35' }] });
+    expect(missing.body).toMatchObject({ error_code: 10001 });
+    expect(missing.body.error_msg).toContain('dataSource is required');
+  });
+});

@@ -255,7 +255,7 @@ describeApi('worksheets: create, read and list', (ctx) => {
     expectError(unknown, 10002, 'fields[0].type');
     const unknownCode = await ctx.call('POST', '/v3/app/worksheets', { name: 'Unknown', fields: [{ name: 'X', type: '999' }] });
     expectError(unknownCode, 10002, 'fields[0].type');
-    for (const planned of ['35', 'CascadingSelect', '44']) {
+    for (const planned of ['44', 'Role', '50']) {
       const response = await ctx.call('POST', '/v3/app/worksheets', { name: 'Planned', fields: [{ name: 'Later', type: planned }] });
       expectError(response, 10002, 'fields[0].type');
     }
@@ -460,7 +460,7 @@ describeApi('worksheets: structure changes', (ctx) => {
     expectError(await change(ctx, id, { editFields: [{ id: 'body', alias: 'head' }] }), 10002, '"head"');
     expectError(await change(ctx, id, { editFields: [{ id: 'body', alias: 'bad alias' }] }), 10002, 'editFields[0].alias');
     expectError(await change(ctx, id, { addFields: [{ name: 'Odd', type: 'Hologram' }] }), 10002, 'addFields[0].type');
-    expectError(await change(ctx, id, { addFields: [{ name: 'Later', type: 'CascadingSelect' }] }), 10002, 'addFields[0].type');
+    expectError(await change(ctx, id, { addFields: [{ name: 'Later', type: 'Role' }] }), 10002, 'addFields[0].type');
     expectError(await change(ctx, id, { editFields: [{ id: 'nobody', name: 'X' }] }), 10002, 'nobody');
     expectError(await change(ctx, id, { removeFields: ['nobody'] }), 10002, 'nobody');
     expectError(await change(ctx, id, { editFields: [{ name: 'No id' }] }), 10001, 'editFields[0].id');

@@ -17,7 +17,7 @@ const LAYOUT_CODES = ['22', '45', '49', '52'];
 const types = allFieldTypes();
 const ready = types.filter((t) => t.availability === 'ready');
 const planned = types.filter((t) => t.availability === 'planned');
-const valueHolding = ready.filter((t) => t.column !== null && !t.computed && !t.edits);
+const valueHolding = ready.filter((t) => t.column !== null && !t.computed && !t.edits && !t.pointsAt);
 
 /**
  * What the contract expects of a type follows from what it declares: planned (refused at
@@ -25,12 +25,13 @@ const valueHolding = ready.filter((t) => t.column !== null && !t.computed && !t.
  * written as edits, read from the related ids a page finds), system (ready, read-only: the system
  * produces the value) or value (ready, written by clients). Every test asserts in every branch.
  */
-type Category = 'planned' | 'layout' | 'links' | 'owned' | 'files' | 'computed' | 'system' | 'value';
+type Category = 'planned' | 'layout' | 'links' | 'owned' | 'files' | 'points' | 'computed' | 'system' | 'value';
 function categoryOf(type: FieldType): Category {
   if (type.availability === 'planned') return 'planned';
   if (type.storage === 'none') return 'layout';
   if (type.storage === 'links') return type.owns ? 'owned' : 'links';
   if (type.edits === 'files') return 'files';
+  if (type.pointsAt === 'record') return 'points';
   if (type.computed) return 'computed';
   return type.readOnly ? 'system' : 'value';
 }
@@ -40,7 +41,7 @@ function categoryOf(type: FieldType): Category {
  * to; a computed field what it computes from (checked against the worksheet when it is stored).
  */
 function definitionBasics(type: FieldType): Record<string, unknown> {
-  if (type.storage === 'links') return type.owns ? { config: { fields: [] } } : { dataSource: 'w2' };
+  if (type.storage === 'links' || type.pointsAt) return type.owns ? { config: { fields: [] } } : { dataSource: 'w2' };
   if (type.computed?.kind === 'row') return { config: { expression: '$a$', start: '$a$', end: '$b$' } };
   if (type.computed?.kind === 'related') return { config: { relationField: 'r', sourceField: 's', aggregation: 'COUNT' } };
   return {};
@@ -66,7 +67,7 @@ describe('the field-type registry', () => {
 
   it('holds both ready and planned types', () => {
     expect(ready.length).toBeGreaterThan(20);
-    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['35']));
+    expect(planned.map((t) => t.code).sort()).toEqual(expect.arrayContaining(['44', '50']));
   });
 
   it('resolves "Region" to the first registered region type', () => {
@@ -210,6 +211,13 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
         expect(type.write!([[{ id: 'a', value: 1 }], { sid: 'r1', fields: [{ id: 'a', value: 2 }] }], field, ctx)).toEqual({ rows: [{ fields: [{ id: 'a', value: 1 }] }, { sid: 'r1', fields: [{ id: 'a', value: 2 }] }] });
         for (const value of [1, 'x', [1], [{ sid: '' }], [{ fields: 'x' }]]) expectBadValue(() => type.write!(value, field, ctx));
         break;
+      case 'points':
+        // One record id (checked against its worksheet by the writer).
+        for (const value of [null, undefined, '', []]) expect(type.write!(value, field, ctx)).toBeNull();
+        expect(type.write!(['r1'], field, ctx)).toBe('r1');
+        expect(type.write!([{ sid: 'r1' }], field, ctx)).toBe('r1');
+        for (const value of [1, ['a', 'b'], [{}], { x: 1 }]) expectBadValue(() => type.write!(value, field, ctx));
+        break;
       case 'value': {
         expect(typeof type.write).toBe('function');
         const expected = type.column === 'boolean' ? false : null;
@@ -243,6 +251,12 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
         { id: 'f1', name: 'a.txt', size: 2, mimeType: 'text/plain', downloadUrl: 'https://h/files/f1' },
       ]);
       expect(type.isEmpty([])).toBe(true);
+      return;
+    }
+    if (category === 'points') {
+      const refs = { accounts: new Map(), departments: new Map(), records: new Map([['r1', 'Leaf']]) };
+      expect(type.read('r1', fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([{ sid: 'r1', name: 'Leaf' }]);
+      expect(type.read(null, fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([]);
       return;
     }
     if (category === 'links' || category === 'owned') {

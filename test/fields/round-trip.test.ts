@@ -14,7 +14,7 @@ interface RecordOut {
 }
 
 /** Every ready type that holds a value, from the registry: a new one takes part without a change here. */
-const VALUE_TYPES = allFieldTypes().filter((t) => t.availability === 'ready' && t.column !== null && !t.computed && !t.edits);
+const VALUE_TYPES = allFieldTypes().filter((t) => t.availability === 'ready' && t.column !== null && !t.computed && !t.edits && !t.pointsAt);
 const aliasOf = (code: string) => `f${code}`;
 
 /**

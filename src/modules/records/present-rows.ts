@@ -1,6 +1,6 @@
 import type { FieldMeta } from '../../fields/field-type.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { lookupSources, readLinkedValues } from './links/linked-values.js';
+import { lookupSources, readLinkedValues, readPointedTitles } from './links/linked-values.js';
 import { collectReferences, decodeRow } from './presenter.js';
 import { resolveReferences } from './references.js';
 import { rowPresenter, type RowShape } from './row-shape.js';
@@ -17,6 +17,7 @@ export function selectColumns(fields: FieldMeta[]): string[] {
 export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
   const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
   const [refs, titles, sources] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows), lookupSources(ctx, fields)]);
+  await readPointedTitles(ctx, fields, rows, titles);
   refs.records = titles;
   refs.lookupSources = sources;
   const now = ctx.now();

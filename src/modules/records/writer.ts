@@ -6,6 +6,9 @@ import type { LinkEdit } from '../../fields/types/relation.js';
 import type { AttachedFile, AttachmentEdit } from '../../fields/types/attachment.js';
 import type { SubTableEdit } from '../../fields/types/sub-table.js';
 import { newRowId } from '../../shared/ids.js';
+import { AppError } from '../../shared/app-error.js';
+import { rowTableName } from '../worksheets/worksheet-schema.js';
+import { liveRecordIds } from './links/link-repository.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
@@ -111,6 +114,21 @@ function afterValues(schema: WorksheetSchema, values: Map<string, unknown>): Map
   return resolvedFields(schema).links.length === 0 ? values : new Map(values);
 }
 
+/**
+ * Checks that the records fields pointing at one record (cascading selects) are given exist and are
+ * live in their worksheets: one statement per worksheet; 10002 naming the field and the ids otherwise.
+ */
+async function checkPointedRecords(trx: Executor, schema: WorksheetSchema, written: Array<Map<string, unknown>>): Promise<void> {
+  for (const field of schema.fields) {
+    if (field.fieldType.pointsAt !== 'record') continue;
+    const ids = [...new Set(written.map((values) => values.get(field.id)).filter((id): id is string => typeof id === 'string'))];
+    if (ids.length === 0) continue;
+    const live = await liveRecordIds(trx, rowTableName(String(field.config.dataSource)), ids);
+    const missing = ids.filter((id) => !live.has(id));
+    if (missing.length > 0) throw AppError.invalidValue(`field "${field.name}": no record ${missing.slice(0, 10).map((id) => `"${id}"`).join(', ')} among its choices (or it was deleted)`);
+  }
+}
+
 /** The child worksheets of a schema's sub-tables (all of them, or those the writes give values to), loaded before the transaction. */
 async function childSchemas(ctx: ServiceContext, schema: WorksheetSchema, written?: Array<Map<string, unknown>>): Promise<Map<string, WorksheetSchema>> {
   const children = new Map<string, WorksheetSchema>();
@@ -183,6 +201,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
   const children = await childSchemas(ctx, schema, encoded);
   await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    await checkPointedRecords(trx, schema, encoded);
     for (const [i, values] of children.size === 0 ? [] : encoded.entries()) await writeSubTables(ctx, trx, schema, children, ids[i], values, true);
     for (const [i, values] of resolvedFields(schema).files.length === 0 ? [] : encoded.entries()) {
       for (const field of attachmentEditsOf(schema, values)) {
@@ -246,6 +265,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
   const removedFiles: string[] = [];
   const changedIds = await inTransaction(ctx.db, async (trx) => {
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
+    await checkPointedRecords(trx, schema, updates.map((u) => u.values));
     const changes: RecordChange[] = [];
     const computedChanges: Change[] = [];
     const system = { _updated_by: ctx.actor.accountId, _updated_at: now };

@@ -115,6 +115,7 @@ async function createChildWorksheet(trx: Executor, dialect: SqlDialect, owner: O
 export async function attachRelations(trx: Executor, dialect: SqlDialect, owner: OwnerWorksheet, added: FieldMeta[], ownFields: FieldMeta[], now: number, touched: Set<string>): Promise<FieldMeta[]> {
   const ownReverse: FieldMeta[] = [];
   for (const field of added) {
+    if (field.fieldType.pointsAt === 'record') field.config = { ...field.config, dataSource: await resolveDataSource(trx, owner, field) };
     if (field.fieldType.storage !== 'links') continue;
     const makesChild = field.fieldType.owns === true && Array.isArray(field.config.fields) && !field.config.dataSource;
     const dataSource = makesChild ? await createChildWorksheet(trx, dialect, owner, field, now) : await resolveDataSource(trx, owner, field);

@@ -55,3 +55,36 @@ export async function lookupSources(ctx: ServiceContext, fields: FieldMeta[]): P
   }
   return sources;
 }
+
+/**
+ * Titles of the records that fields pointing at one record (cascading selects) hold in a page of
+ * rows: one statement per worksheet pointed at. Added to `titles` by record id.
+ */
+export async function readPointedTitles(ctx: ServiceContext, fields: FieldMeta[], rows: StoredRow[], titles: Map<string, string>): Promise<void> {
+  const byWorksheet = new Map<string, Set<string>>();
+  for (const field of fields) {
+    if (field.fieldType.pointsAt !== 'record') continue;
+    const worksheetId = String(field.config.dataSource);
+    for (const row of rows) {
+      const id = row[field.id];
+      if (typeof id !== 'string') continue;
+      if (!byWorksheet.has(worksheetId)) byWorksheet.set(worksheetId, new Set());
+      byWorksheet.get(worksheetId)!.add(id);
+    }
+  }
+  for (const [worksheetId, ids] of byWorksheet) {
+    const schema = await loadSchema(ctx, worksheetId);
+    const title = schema.fields.find((f) => f.isTitle);
+    if (!title?.fieldType.column) continue;
+    const query = ctx.db
+      .selectFrom(schema.table as never)
+      .select(['id', `${title.id} as title`, '_created_at as created'] as never)
+      .where('id' as never, 'in', [...ids] as never)
+      .where('_deleted_at' as never, 'is', null as never)
+      .compile();
+    for (const row of await ctx.reader.read(query.sql, query.parameters)) {
+      const stored = ctx.dialect.decode(title.fieldType.column, row.title);
+      titles.set(String(row.id), stored === null ? '' : String(title.fieldType.read(stored, title, { ...NO_REFERENCES, timeZone: ctx.timeZone }, { createdAt: Number(row.created) })));
+    }
+  }
+}
