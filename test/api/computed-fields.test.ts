@@ -148,6 +148,31 @@ describeApi('computed fields: formulas, concatenations, lookups and rollups kept
     expect(lookups.body.data.rows.map((r) => valueOf(r, orders.field.title))).toEqual(['O-1']);
   });
 
+  it('keeps a filtered rollup: only the related records its filter lets through count', async () => {
+    const added = await change(ctx, customers.id, {
+      addFields: [{ name: 'Big orders', alias: 'big', type: 'Rollup', config: { relationField: customers.field.Orders, sourceField: 'price', aggregation: 'SUM', filter: { type: 'condition', field: 'price', operator: 'ge', value: 10 } } }],
+    });
+    expect(added.body.error_msg).toBe('');
+    customers.field = await fieldIds(ctx, customers.id);
+    const carl = await create(ctx, customers, [{ id: 'title', value: 'Carl' }]);
+    const small = await create(ctx, orders, [{ id: 'title', value: 'F-1' }, { id: 'price', value: 5 }, { id: 'customer', value: [carl] }]);
+    await create(ctx, orders, [{ id: 'title', value: 'F-2' }, { id: 'price', value: 12 }, { id: 'customer', value: [carl] }]);
+    expect(await value(ctx, customers, carl, 'big')).toBe('12');
+    // The small order grows past the filter's bound: it counts from the write on.
+    await patch(ctx, orders, small, [{ id: 'price', value: 15 }]);
+    expect(await value(ctx, customers, carl, 'big')).toBe('27');
+    const refused = await change(ctx, customers.id, {
+      addFields: [{ name: 'Bad filter', type: 'Rollup', config: { relationField: customers.field.Orders, aggregation: 'COUNT', filter: { type: 'condition', field: 'price', operator: 'contains', value: 'x' } } }],
+    });
+    expect(refused.body).toMatchObject({ error_code: 10002 });
+    expect(refused.body.error_msg).toContain('config.filter');
+    expect(refused.body.error_msg).toContain('operator contains is not allowed on Number');
+    const removing = await change(ctx, orders.id, { removeFields: ['price'] });
+    expect(removing.body.error_msg).toContain('"Big orders" (Rollup)');
+    expect((await change(ctx, customers.id, { removeFields: ['big'] })).body.error_msg).toBe('');
+    customers.field = await fieldIds(ctx, customers.id);
+  });
+
   it('computes a field added to a worksheet that already has records, for every record', async () => {
     const added = await change(ctx, orders.id, { addFields: [{ name: 'Double price', alias: 'dp', type: '31', expression: '$price$ * 2' }] });
     expect(added.body.error_msg).toBe('');

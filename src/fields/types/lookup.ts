@@ -3,6 +3,7 @@ import type { FieldMeta, ReferenceKind } from '../field-type.js';
 import { checkRelatedSource } from '../computed/related-config.js';
 import { fieldTypeOf } from '../registry.js';
 import { badFieldValue } from '../kinds/value-errors.js';
+import { AppError } from '../../shared/app-error.js';
 
 /** The source field of a lookup as far as its own config knows it (its type), for when the related schema is not at hand. */
 function sourceStandIn(field: FieldMeta): FieldMeta {
@@ -25,6 +26,7 @@ export const lookup = defineFieldType({
   readOnly: true,
   prepare(draft) {
     checkRelatedSource(draft, true);
+    if (draft.config.filter !== undefined) throw AppError.invalidValue(`field "${draft.name}": config.filter belongs to rollups; a lookup shows every related record`);
     return { options: [], config: { ...draft.config } };
   },
   write(_value, _field, ctx) {

@@ -231,7 +231,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     }));
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
     // A new record gets every computed value, whatever it was given.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)) }, ...beyond]);
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)) }, ...beyond], { now: ctx.now(), timeZone: ctx.timeZone });
     await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
@@ -301,7 +301,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false)));
       changes.push(...written.map((w) => w.change));
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges);
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, { now: ctx.now(), timeZone: ctx.timeZone });
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return changes.map((c) => c.rowId);
   }).catch(async (error: unknown) => {
@@ -337,7 +337,7 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       if (childIds.length > 0) await removeRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, permanent, source);
     }
     // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }]);
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }], { now: ctx.now(), timeZone: ctx.timeZone });
     if (permanent) {
       await deleteLinksOfWorksheetRecords(trx, schema, removed);
       removedFiles.push(...(await deleteFilesOfRecords(trx, removed)));
@@ -362,7 +362,7 @@ export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchem
     for (const [field, childIds] of await childRowsOf({ ...ctx, db: trx }, resolvedFields(schema).owned, restored)) {
       if (childIds.length > 0) await restoreRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, source);
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }]);
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], { now: ctx.now(), timeZone: ctx.timeZone });
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return restored;

@@ -16,13 +16,23 @@ function find(fields: FieldMeta[], key: string): FieldMeta | undefined {
   return fields.find((f) => f.id === key) ?? fields.find((f) => f.alias !== '' && f.alias === key);
 }
 
-/** The fields a computed field reads: its inputs, or its relation and the source field (ids). */
+/** The conditions of a filter tree, each with a way to rename its field. */
+function conditionsOf(node: unknown, found: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+  if (typeof node !== 'object' || node === null) return found;
+  const record = node as Record<string, unknown>;
+  if (typeof record.field === 'string') found.push(record);
+  if (Array.isArray(record.children)) for (const child of record.children) conditionsOf(child, found);
+  return found;
+}
+
+/** The fields a computed field reads: its inputs, or its relation, the source field and the fields of a rollup's filter (ids). */
 export function dependenciesOf(field: FieldMeta): string[] {
   const computed = field.fieldType.computed;
   if (!computed) return [];
   if (computed.kind === 'row') return computed.inputs(field);
   const { relationField, sourceField } = relatedSourceOf(field);
-  return sourceField ? [relationField, sourceField] : [relationField];
+  const filtered = conditionsOf(field.config.filter).map((condition) => String(condition.field));
+  return [relationField, ...(sourceField ? [sourceField] : []), ...filtered];
 }
 
 function resolveRowComputation(field: FieldMeta, fields: FieldMeta[]): void {
@@ -52,14 +62,28 @@ function resolveRowComputation(field: FieldMeta, fields: FieldMeta[]): void {
   if (kept) field.config = { ...field.config, ...kept };
 }
 
-function resolveRelatedComputation(field: FieldMeta, fields: FieldMeta[], fieldsOf: (worksheetId: string) => FieldMeta[] | undefined): void {
+/** Compiles a rollup's filter for the related worksheet (its fields as the change leaves them); throws 10002 naming the condition. */
+export type FilterCheck = (worksheetId: string, fields: FieldMeta[], filter: unknown, path: string) => void;
+
+function resolveRelatedComputation(field: FieldMeta, fields: FieldMeta[], fieldsOf: (worksheetId: string) => FieldMeta[] | undefined, checkFilter: FilterCheck): void {
   const computation = field.fieldType.computed;
   if (computation?.kind !== 'related') return;
   const label = `field "${field.name}"`;
   const { relationField, sourceField } = relatedSourceOf(field);
   const relation = find(fields, relationField);
   if (!relation || relation.fieldType.storage !== 'links') throw AppError.invalidValue(`${label}: config.relationField: no relation field "${relationField}" in this worksheet`);
-  const relatedFields = fieldsOf(linkageOf(relation).dataSource) ?? [];
+  const relatedId = linkageOf(relation).dataSource;
+  const relatedFields = fieldsOf(relatedId) ?? [];
+  if (field.config.filter !== undefined) {
+    checkFilter(relatedId, relatedFields, field.config.filter, `field "${field.name}" config.filter`);
+    // Stored with field ids, so that renaming an alias cannot break it and removing a field it tests is refused.
+    const filter = structuredClone(field.config.filter);
+    for (const condition of conditionsOf(filter)) {
+      const named = find(relatedFields, String(condition.field));
+      if (named) condition.field = named.id;
+    }
+    field.config = { ...field.config, filter };
+  }
   const config: Record<string, unknown> = { ...field.config, relationField: relation.id };
   if (sourceField) {
     const source = find(relatedFields, sourceField);
@@ -76,10 +100,10 @@ function resolveRelatedComputation(field: FieldMeta, fields: FieldMeta[], fields
  * worksheet's fields as the change leaves them) to ids, in place, and checks them. `fieldsOf` gives
  * another worksheet's fields (for lookups and rollups).
  */
-export function resolveComputedFields(due: FieldMeta[], fields: FieldMeta[], fieldsOf: (worksheetId: string) => FieldMeta[] | undefined): void {
+export function resolveComputedFields(due: FieldMeta[], fields: FieldMeta[], fieldsOf: (worksheetId: string) => FieldMeta[] | undefined, checkFilter: FilterCheck): void {
   for (const field of due) {
     resolveRowComputation(field, fields);
-    resolveRelatedComputation(field, fields, fieldsOf);
+    resolveRelatedComputation(field, fields, fieldsOf, checkFilter);
   }
 }
 

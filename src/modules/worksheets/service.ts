@@ -5,7 +5,7 @@ import type { ApiProfile } from '../../shared/api-profile.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
 import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
-import { systemFieldName } from '../../query/index.js';
+import { compileFilter, systemFieldName } from '../../query/index.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { linkageOf } from '../../fields/types/relation.js';
 import { ItemType, moveItem, placeItem, renameItem, resolveSection } from '../navigation/index.js';
@@ -14,7 +14,7 @@ import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
 import { attachRelations, detachRelations, detachWorksheet, reconcileEditedRelation } from './relation-fields.js';
-import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFields } from './computed-fields.js';
+import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFields, type FilterCheck } from './computed-fields.js';
 import { recomputeFields } from './recompute-fields.js';
 import { removeUnreferenced } from '../records/attachments.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
@@ -78,7 +78,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     const due = fields.filter((f) => f.fieldType.computed);
     if (due.length > 0) {
       const others = await repository.schemasOfApp(trx, ctx.actor.appId);
-      resolveComputedFields(due, fields, (worksheetId) => (worksheetId === id ? fields : others.find((o) => o.id === worksheetId)?.fields));
+      resolveComputedFields(due, fields, (worksheetId) => (worksheetId === id ? fields : others.find((o) => o.id === worksheetId)?.fields), filterCheck(ctx));
       refuseCycles([...others, withFields(id, fields)]);
     }
     await repository.insertWorksheet(trx, {
@@ -137,6 +137,13 @@ async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<Wo
   ctx.schemas.set(worksheet.id, schema);
   if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema);
   return schema;
+}
+
+/** How a rollup's filter is checked at definition: compiled as a list of the related worksheet would compile it. */
+function filterCheck(ctx: ServiceContext): FilterCheck {
+  return (worksheetId, fields, filter, path) => {
+    compileFilter({ schema: withFields(worksheetId, fields), dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, filter, path);
+  };
 }
 
 /** A worksheet's fields as a schema, for the dependency checks of a change not yet stored. */
@@ -350,7 +357,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     const due = final.filter((f) => f.fieldType.computed && (addedIds.has(f.id) || editedIds.has(f.id)));
     if (due.length > 0) {
       const others = (await repository.schemasOfApp(trx, schema.appId)).filter((o) => o.id !== schema.id);
-      resolveComputedFields(due, final, (worksheetId) => (worksheetId === schema.id ? final : others.find((o) => o.id === worksheetId)?.fields));
+      resolveComputedFields(due, final, (worksheetId) => (worksheetId === schema.id ? final : others.find((o) => o.id === worksheetId)?.fields), filterCheck(ctx));
       refuseCycles([...others, withFields(schema.id, final)]);
       // An edited computed field was stored above with its old references: store the resolved ones.
       for (const field of due) if (editedIds.has(field.id)) await repository.replaceField(trx, field);
@@ -359,7 +366,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     for (const field of newFields) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
     // New and changed computed fields, and those reading an edited field, are computed for every record now.
     const recompute = new Set([...due.map((f) => f.id), ...final.filter((f) => dependenciesOf(f).some((id) => editedIds.has(id))).map((f) => f.id)]);
-    if (recompute.size > 0) await recomputeFields(trx, ctx.dialect, schema.appId, schema.id, recompute);
+    if (recompute.size > 0) await recomputeFields(trx, ctx.dialect, schema.appId, schema.id, recompute, { now, timeZone: ctx.timeZone });
   }).finally(() => {
     forget(ctx, schema);
     forgetAll(ctx, touched);

@@ -4,7 +4,7 @@ import type { FieldMeta } from '../../../fields/field-type.js';
 import { relatedSourceOf } from '../../../fields/computed/related-config.js';
 import { linkageOf } from '../../../fields/types/relation.js';
 import { computedOf, relatedComputation, relatedComputationsVia, rowComputation, rowComputationsAfter } from './dependencies.js';
-import { recomputeRelatedFields, recordsRelatingTo } from './related-values.js';
+import { recomputeRelatedFields, recordsRelatingTo, type ComputeTime } from './related-values.js';
 import { recomputeRowFields } from './row-values.js';
 import type { World } from './world.js';
 
@@ -32,7 +32,7 @@ const MOST_STEPS = 10_000;
  * relating to them, and so on until nothing is left. Cost per write: one read and one write per
  * computed field reached and per 500 records (see docs/architecture.md).
  */
-export async function propagateChanges(trx: Executor, dialect: SqlDialect, world: World, initial: Change[]): Promise<void> {
+export async function propagateChanges(trx: Executor, dialect: SqlDialect, world: World, initial: Change[], time: ComputeTime): Promise<void> {
   const queue = initial.filter((change) => change.rowIds.length > 0);
   for (let step = 0; queue.length > 0; step++) {
     if (step > MOST_STEPS) throw new Error('computed fields did not settle: a cycle between computed fields?');
@@ -42,7 +42,7 @@ export async function propagateChanges(trx: Executor, dialect: SqlDialect, world
     const changed = new Set(change.fields);
     const asked = [...(change.recompute ?? [])].map((id) => schema.byKey.get(id)).filter((f): f is FieldMeta => f !== undefined);
     const related = [...relatedComputationsVia(schema, change.fields).filter((f) => !change.recompute?.has(f.id)), ...asked.filter((f) => relatedComputation(f))];
-    await recomputeRelatedFields(trx, dialect, world, schema, related, change.rowIds);
+    await recomputeRelatedFields(trx, dialect, world, schema, related, change.rowIds, time);
     for (const field of related) changed.add(field.id);
     const rowFields = rowComputationsAfter(schema, changed, new Set(asked.filter((f) => rowComputation(f)).map((f) => f.id)));
     await recomputeRowFields(trx, dialect, schema, rowFields, change.rowIds);
@@ -80,7 +80,8 @@ async function dependentsElsewhere(trx: Executor, world: World, change: Change, 
       const { relationField, sourceField } = relatedSourceOf(field);
       const relation = other.byKey.get(relationField);
       if (!relation || linkageOf(relation).dataSource !== change.worksheetId) continue;
-      if (!change.liveness && !changed.has(sourceField)) continue;
+      // A filtered rollup may let other records through after any change of theirs.
+      if (!change.liveness && !changed.has(sourceField) && !(field.config.filter && changed.size > 0)) continue;
       if (!byRelation.has(relation)) byRelation.set(relation, new Set());
       byRelation.get(relation)!.add(field.id);
     }

@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { compileFilter } from '../../../query/index.js';
 import type { Executor } from '../../../db/connection.js';
 import type { SqlDialect } from '../../../db/dialect/sql-dialect.js';
 import type { FieldMeta, RelatedAggregation } from '../../../fields/field-type.js';
@@ -14,14 +15,19 @@ function emptyValue(aggregation: RelatedAggregation): unknown {
   return aggregation === 'count' || aggregation === 'filled' || aggregation === 'empty' || aggregation === 'sum' ? 0 : null;
 }
 
-function aggregateSql(aggregation: RelatedAggregation, source: RawBuilder<unknown> | null): RawBuilder<unknown> {
+/**
+ * The aggregate of the related records of one record; with `only` (a rollup's filter), of those it
+ * lets through, so that rollups with and without filters are read by the same statement.
+ */
+function aggregateSql(aggregation: RelatedAggregation, column: RawBuilder<unknown> | null, only: Expression<SqlBool> | null): RawBuilder<unknown> {
+  const source = only && column ? sql`CASE WHEN ${only} THEN ${column} END` : column;
   switch (aggregation) {
     case 'count':
-      return sql`COUNT(*)`;
+      return only ? sql`COUNT(CASE WHEN ${only} THEN 1 END)` : sql`COUNT(*)`;
     case 'filled':
       return sql`COUNT(${source})`;
     case 'empty':
-      return sql`COUNT(*) - COUNT(${source})`;
+      return only ? sql`SUM(CASE WHEN ${only} AND ${column} IS NULL THEN 1 ELSE 0 END)` : sql`COUNT(*) - COUNT(${source})`;
     case 'sum':
       return sql`SUM(${source})`;
     case 'avg':
@@ -33,9 +39,14 @@ function aggregateSql(aggregation: RelatedAggregation, source: RawBuilder<unknow
   }
 }
 
-/** The live related records of some records, joined to their link table: the FROM and WHERE both kinds of query share. */
+/**
+ * The live related records of some records, joined to their link table: the FROM and WHERE both
+ * kinds of query share. The related table keeps its own name, so that a rollup's filter, compiled
+ * for that worksheet, applies as it is.
+ */
 function linkedLive(side: LinkSide, rowIds: string[]) {
-  return sql`FROM ${sql.table(side.table)} AS l JOIN ${sql.table(side.relatedTable)} AS r ON r.id = ${sql.ref(`l.${side.other}`)} AND r._deleted_at IS NULL WHERE ${sql.ref(`l.${side.own}`)} IN (${sql.join(rowIds)})`;
+  const related = sql.table(side.relatedTable);
+  return sql`FROM ${sql.table(side.table)} AS l JOIN ${related} ON ${sql.ref(`${side.relatedTable}.id`)} = ${sql.ref(`l.${side.other}`)} AND ${sql.ref(`${side.relatedTable}._deleted_at`)} IS NULL WHERE ${sql.ref(`l.${side.own}`)} IN (${sql.join(rowIds)})`;
 }
 
 /** A lookup or rollup with what it reads: its aggregation and the source column (null: a count of records). */
@@ -43,6 +54,14 @@ interface Planned {
   field: FieldMeta;
   aggregation: RelatedAggregation;
   source: FieldMeta | null;
+  /** A rollup's filter of the related records, compiled for their worksheet. */
+  only: Expression<SqlBool> | null;
+}
+
+/** When a write happens and in which zone: what a rollup filter's dynamic dates are resolved against. */
+export interface ComputeTime {
+  now: number;
+  timeZone: string;
 }
 
 /**
@@ -51,18 +70,21 @@ interface Planned {
  * (grouped by record), one reads the source values of every lookup (in link order), and one writes
  * all of them. Records without related records get the empty value.
  */
-export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect, world: World, schema: WorksheetSchema, due: FieldMeta[], rowIds: string[]): Promise<void> {
+export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect, world: World, schema: WorksheetSchema, due: FieldMeta[], rowIds: string[], time: ComputeTime): Promise<void> {
   const byRelation = new Map<string, Planned[]>();
   for (const field of due) {
     const { relationField, sourceField } = relatedSourceOf(field);
     const relation = schema.byKey.get(relationField);
     if (!relation) continue;
-    const source = world.get(linkSideOf(relation).relatedWorksheetId)?.byKey.get(sourceField) ?? null;
+    const related = world.get(linkSideOf(relation).relatedWorksheetId);
+    const source = related?.byKey.get(sourceField) ?? null;
     const aggregation = relatedComputation(field)!.aggregation(field);
     // A lookup or an aggregate of values needs its source column (removing it is refused while they read it).
-    if (!source?.fieldType.column && aggregation !== 'count') continue;
+    if (!related || (!source?.fieldType.column && aggregation !== 'count')) continue;
+    const filter = field.config.filter;
+    const only = filter ? compileFilter({ schema: related, dialect, now: time.now, timeZone: time.timeZone, selfAccountId: 'user-workflow' }, filter, `field "${field.name}" config.filter`) : null;
     if (!byRelation.has(relation.id)) byRelation.set(relation.id, []);
-    byRelation.get(relation.id)!.push({ field, aggregation, source });
+    byRelation.get(relation.id)!.push({ field, aggregation, source, only: only && !only.everyRow ? only.expression : null });
   }
   for (const [relationId, planned] of byRelation) {
     const side = linkSideOf(schema.byKey.get(relationId)!);
@@ -71,7 +93,7 @@ export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect,
     for (const chunk of chunks(rowIds)) {
       const values = new Map<string, Map<string, unknown>>(chunk.map((id) => [id, new Map(planned.map((p) => [p.field.id, p.aggregation === 'lookup' ? null : emptyValue(p.aggregation)]))]));
       if (aggregates.length > 0) {
-        const columns = aggregates.map((p, i) => sql`${aggregateSql(p.aggregation, p.source ? sql.ref(`r.${p.source.id}`) : null)} AS ${sql.ref(`a${i}`)}`);
+        const columns = aggregates.map((p, i) => sql`${aggregateSql(p.aggregation, p.source ? sql.ref(`${side.relatedTable}.${p.source.id}`) : null, p.only)} AS ${sql.ref(`a${i}`)}`);
         const rows = (await sql<Record<string, unknown>>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sql.join(columns)} ${linkedLive(side, chunk)} GROUP BY ${sql.ref(`l.${side.own}`)}`.execute(trx)).rows;
         for (const row of rows) {
           const into = values.get(row.own as string)!;
@@ -79,7 +101,7 @@ export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect,
         }
       }
       if (lookups.length > 0) {
-        const columns = lookups.map((p, i) => sql`${sql.ref(`r.${p.source!.id}`)} AS ${sql.ref(`s${i}`)}`);
+        const columns = lookups.map((p, i) => sql`${sql.ref(`${side.relatedTable}.${p.source!.id}`)} AS ${sql.ref(`s${i}`)}`);
         const rows = (await sql<Record<string, unknown>>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sql.join(columns)} ${linkedLive(side, chunk)} ORDER BY l.seq`.execute(trx)).rows;
         for (const row of rows) {
           const into = values.get(row.own as string)!;
