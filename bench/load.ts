@@ -45,6 +45,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
   const serverCpuBefore = await spec.serverCpuSeconds();
   const benchCpuBefore = process.cpuUsage();
   const started = performance.now();
+  let lastResponse = started;
   const result = await autocannon({
     url: spec.baseUrl,
     method: spec.method,
@@ -58,21 +59,19 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
           const next = spec.request(sent++);
           return { ...request, path: next.path, body: next.body };
         },
-        ...(spec.checkBody
-          ? {
-              onResponse: (status: number, body: string) => {
-                if (status >= 200 && status < 300 && !spec.checkBody!(body)) badBodies += 1;
-              },
-            }
-          : {}),
+        onResponse: (status: number, body: string) => {
+          lastResponse = performance.now();
+          if (spec.checkBody && status >= 200 && status < 300 && !spec.checkBody(body)) badBodies += 1;
+        },
       },
     ],
   });
-  // autocannon rounds its duration to 10 ms; the wall clock is exact, which matters for short amount-based runs.
+  // An amount-based run ends with its last response: autocannon itself resolves on its next one-second
+  // tick, which would round a 1.4 s run up to 2 s. (Its own duration is rounded to 10 ms as well.)
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const serverSeconds = (await spec.serverCpuSeconds()) - serverCpuBefore;
   const queriesAfter = await spec.serverQueries?.();
-  const seconds = spec.amount !== undefined ? (performance.now() - started) / 1000 : result.duration;
+  const seconds = spec.amount !== undefined ? (lastResponse - started) / 1000 : result.duration;
   return {
     ok: result['2xx'] - badBodies,
     non2xx: result.non2xx,

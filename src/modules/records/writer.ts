@@ -231,7 +231,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     }));
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
     // A new record gets every computed value, whatever it was given.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)) }, ...beyond], { now: ctx.now(), timeZone: ctx.timeZone });
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], { now: ctx.now(), timeZone: ctx.timeZone });
     await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);

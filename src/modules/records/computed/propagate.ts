@@ -19,6 +19,11 @@ export interface Change {
   fields: Set<string>;
   liveness?: boolean;
   recompute?: Set<string>;
+  /**
+   * The records were just created: nothing elsewhere relates to them except through the links this
+   * write made, which arrive as changes of their own, so no dependants are looked for.
+   */
+  created?: boolean;
 }
 
 /** A bound on how far one write may spread: far beyond any real chain, and a guard against a cycle the definitions missed. */
@@ -47,7 +52,7 @@ export async function propagateChanges(trx: Executor, dialect: SqlDialect, world
     const rowFields = rowComputationsAfter(schema, changed, new Set(asked.filter((f) => rowComputation(f)).map((f) => f.id)));
     await recomputeRowFields(trx, dialect, schema, rowFields, change.rowIds);
     for (const field of rowFields) changed.add(field.id);
-    for (const next of await dependentsElsewhere(trx, world, change, changed)) queue.push(next);
+    if (!change.created) for (const next of await dependentsElsewhere(trx, world, change, changed)) queue.push(next);
   }
 }
 
@@ -67,6 +72,7 @@ function merged(queue: Change[]): Change {
     rowIds: [...new Set(all.flatMap((change) => change.rowIds))],
     fields: new Set(all.flatMap((change) => [...change.fields])),
     liveness: all.some((change) => change.liveness === true),
+    created: all.every((change) => change.created === true),
     recompute: new Set(all.flatMap((change) => [...(change.recompute ?? [])])),
   };
 }
