@@ -20,6 +20,7 @@ import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
+import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
@@ -63,6 +64,10 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   const indexes = new IndexBuilder(database.db, database.dialect, app.log, (worksheetId) => forgetCachedSchema(schemaCache, worksheetId));
   app.decorate('indexes', indexes);
   app.decorate('files', await openFileService(config, database.db));
+  const recompute = new BackgroundRecompute(database.db, database.dialect, app.log, config.timeZone, (worksheetId) => forgetCachedSchema(schemaCache, worksheetId));
+  app.decorate('recompute', recompute);
+  app.addHook('onClose', () => recompute.close());
+  await recompute.resume();
   app.addHook('onClose', () => indexes.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);

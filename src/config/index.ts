@@ -42,6 +42,8 @@ export interface Config {
   fetchTimeoutMs: number;
   /** How long a signed download link stays valid, in seconds (DOWNLOAD_LINK_TTL, default 3600). */
   downloadLinkSeconds: number;
+  /** Up to this many records a new or edited computed field is computed in its structure change's transaction; beyond, in the background (COMPUTE_INLINE_MAX_ROWS, default 100000). */
+  computeInlineMaxRows: number;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     fetchPrivateAddresses: flag(env, 'ATTACHMENT_FETCH_PRIVATE'),
     fetchTimeoutMs: integer(env, 'ATTACHMENT_FETCH_TIMEOUT_MS', 15_000, 100, 600_000),
     downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
+    computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
   };
 }
 

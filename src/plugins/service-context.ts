@@ -6,6 +6,7 @@ import type { IndexBuilder } from '../modules/worksheets/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { actorOf } from './authentication.js';
 import type { FileService } from '../files/file-service.js';
+import type { BackgroundRecompute } from '../modules/worksheets/background-recompute.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,8 @@ declare module 'fastify' {
     clock: () => number;
     /** Attached files: store, download links, limits. */
     files: FileService;
+    /** Computes fields of large worksheets in the background. */
+    recompute: BackgroundRecompute;
   }
 }
 
@@ -36,5 +39,6 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     schemas: app.schemaCache,
     indexes: app.indexes,
     files: app.files,
+    recompute: { start: (job) => app.recompute.start(job), inlineMaxRows: app.config.computeInlineMaxRows },
   };
 }

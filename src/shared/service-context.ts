@@ -30,4 +30,6 @@ export interface ServiceContext {
   indexes: { request(index: { worksheetId: string; columns: { key: string[]; include: string[] } }): void; settle(worksheetId: string): Promise<void> };
   /** Attached files: store, download links, limits. */
   files: FileService;
+  /** Computes fields of large worksheets in the background; and how large is large. */
+  recompute: { start(job: { appId: string; worksheetId: string; fieldIds: string[] }): void; inlineMaxRows: number };
 }

@@ -50,6 +50,8 @@ function checkAlias(alias: unknown, where: string): string {
 
 function mergedConfig(input: FieldDefinitionInput, base: Record<string, unknown>): Record<string, unknown> {
   const config = { ...base, ...(input.config ?? {}) };
+  // Set by the server while it computes a field in the background; a change decides it anew.
+  delete config.recomputing;
   for (const key of CONFIG_KEYS) if (input[key] !== undefined) config[key] = input[key];
   // `relation: {bidirectional, showFields}` is kept flat in the config, as the newer interface writes it.
   if (input.relation?.bidirectional !== undefined) config.bidirectional = input.relation.bidirectional;

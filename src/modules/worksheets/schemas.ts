@@ -100,6 +100,7 @@ export const FieldOut = Type.Object(
     precision: Type.Optional(Type.Integer()),
     subType: Type.Optional(Type.Integer()),
     max: Type.Optional(Type.Integer()),
+    recomputing: Type.Optional(Type.Boolean({ description: 'A computed field being computed for every record in the background (its values fill in meanwhile)' })),
   },
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { newObjectId } from '../../shared/ids.js';
@@ -139,6 +140,12 @@ async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<Wo
   return schema;
 }
 
+/** How many records (live and in the recycle bin) a worksheet holds. */
+async function countRecords(db: Executor, worksheetId: string): Promise<number> {
+  const row = await sql<{ total: number }>`SELECT COUNT(*) AS total FROM ${sql.table(rowTableName(worksheetId))}`.execute(db);
+  return Number(row.rows[0]?.total ?? 0);
+}
+
 /** How a rollup's filter is checked at definition: compiled as a list of the related worksheet would compile it. */
 function filterCheck(ctx: ServiceContext): FilterCheck {
   return (worksheetId, fields, filter, path) => {
@@ -221,6 +228,7 @@ export function presentField(field: FieldMeta, profile: ApiProfile = 'spec') {
     description: field.description,
     ...(publicProfile ? { desc: field.description, dataSource: typeof field.config.dataSource === 'string' ? field.config.dataSource : '' } : {}),
     ...(field.fieldType.storage === 'links' ? relationSettings(field) : {}),
+    ...(field.config.recomputing === true ? { recomputing: true } : {}),
     ...settings,
   };
 }
@@ -301,6 +309,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   await ctx.indexes.settle(schema.id);
   const touched = new Set<string>();
   let removedFiles: string[] = [];
+  let background: { appId: string; worksheetId: string; fieldIds: string[] } | null = null;
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     touched.clear();
     // A retried attempt starts from the fields as they were planned, not as the aborted attempt left them.
@@ -366,11 +375,24 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     for (const field of newFields) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
     // New and changed computed fields, and those reading an edited field, are computed for every record now.
     const recompute = new Set([...due.map((f) => f.id), ...final.filter((f) => dependenciesOf(f).some((id) => editedIds.has(id))).map((f) => f.id)]);
-    if (recompute.size > 0) await recomputeFields(trx, ctx.dialect, schema.appId, schema.id, recompute, { now, timeZone: ctx.timeZone });
+    background = null;
+    if (recompute.size > 0) {
+      if ((await countRecords(trx, schema.id)) <= ctx.recompute.inlineMaxRows) {
+        await recomputeFields(trx, ctx.dialect, schema.appId, schema.id, recompute, { now, timeZone: ctx.timeZone });
+      } else {
+        // Too many records for this transaction: the fields are marked and computed in the background after it commits.
+        for (const id of recompute) {
+          const field = [...kept, ...newOwn].find((f) => f.id === id);
+          if (field) await repository.replaceField(trx, { ...field, config: { ...field.config, recomputing: true } });
+        }
+        background = { appId: schema.appId, worksheetId: schema.id, fieldIds: [...recompute] };
+      }
+    }
   }).finally(() => {
     forget(ctx, schema);
     forgetAll(ctx, touched);
   });
+  if (background) ctx.recompute.start(background);
   await removeUnreferenced(ctx, removedFiles);
 }
 
