@@ -187,7 +187,7 @@ export interface FieldType {
    * isnotempty: rich text, signatures, links, scanned codes) or `region` (codes compared exactly,
    * `belongsto` a province or city).
    */
-  filterKind?: 'presence' | 'region' | 'department' | 'links' | 'linkPresence' | 'recordId';
+  filterKind?: 'presence' | 'region' | 'department' | 'links' | 'linkPresence' | 'recordId' | 'lookup';
   /**
    * `ready`: fully supported. `planned`: known code whose behaviour arrives with a later
    * issue; a definition of it is refused with a message that says so.

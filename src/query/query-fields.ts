@@ -8,6 +8,8 @@ import { checkboxConditions, noConditions, presenceConditions } from './conditio
 import { departmentConditions, referenceConditions, singleIdConditions } from './conditions/references.js';
 import { regionConditions } from './conditions/regions.js';
 import { linkConditions, linkPresenceConditions } from './conditions/links.js';
+import { lookupConditions } from './conditions/lookups.js';
+import { fieldTypeOf } from '../fields/registry.js';
 import { textConditions } from './conditions/text.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
@@ -25,7 +27,7 @@ const CONDITIONS_BY_KIND: Record<FieldType['valueKind'], (column: LogicalColumnT
 };
 
 /** Types whose operators are not their value kind's say so with `filterKind`. */
-const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, ConditionKind> = {
+const CONDITIONS_BY_FILTER_KIND: Record<Exclude<NonNullable<FieldType['filterKind']>, 'lookup'>, ConditionKind> = {
   presence: presenceConditions,
   region: regionConditions,
   department: departmentConditions,
@@ -34,11 +36,19 @@ const CONDITIONS_BY_FILTER_KIND: Record<NonNullable<FieldType['filterKind']>, Co
   recordId: singleIdConditions,
 };
 
+/** A lookup takes its source field's conditions, over the values it holds (the source's type is kept in its config). */
+function lookupKind(field: FieldMeta): ConditionKind {
+  const sourceType = fieldTypeOf(String(field.config.sourceType ?? '2'));
+  const source: FieldMeta = { ...field, id: String(field.config.sourceField ?? ''), type: sourceType.code, config: {}, options: [], fieldType: sourceType };
+  const sourceKind = sourceType.filterKind && sourceType.filterKind !== 'lookup' ? CONDITIONS_BY_FILTER_KIND[sourceType.filterKind] : CONDITIONS_BY_KIND[sourceType.valueKind](sourceType.column);
+  return lookupConditions(source, sourceKind);
+}
+
 /** The conditions a worksheet field takes, as its type declares them. */
 export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   const type = field.fieldType;
   if (type.storage === 'none') return null;
-  const kind = type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
+  const kind = type.filterKind === 'lookup' ? lookupKind(field) : type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
   // A value kept outside the row (relations) has no column of its own: its conditions read the link table.
   return { key, name: field.name, column: field.id, columnType: type.column ?? 'text', meta: field, kind };
 }

@@ -146,6 +146,27 @@ describeApi('computed fields: formulas, concatenations, lookups and rollups kept
     expect(byLabel.body.data.rows.map((r) => valueOf(r, orders.field.title))).toEqual(['O-1']);
     const lookups = await ctx.call<{ rows: WireRecord[] }>('POST', `/v3/app/worksheets/${orders.id}/rows/list`, { filter: { type: 'condition', field: 'city', operator: 'isempty' } });
     expect(lookups.body.data.rows.map((r) => valueOf(r, orders.field.title))).toEqual(['O-1']);
+    // A lookup filters as its source does, over the values it holds.
+    const byCity = async (operator: string, value?: unknown) => {
+      const listed = await ctx.call<{ rows: WireRecord[] }>('POST', `/v3/app/worksheets/${orders.id}/rows/list`, { filter: { type: 'group', logic: 'AND', children: [{ type: 'condition', field: 'city', operator, value }, { type: 'condition', field: 'title', operator: 'startswith', value: 'O-' }] }, sorts: [{ field: 'title', isAsc: true }] });
+      expect(listed.body.error_msg).toBe('');
+      return listed.body.data.rows.map((r) => valueOf(r, orders.field.title));
+    };
+    expect(await byCity('eq', 'oslo')).toEqual(['O-2']);
+    expect(await byCity('contains', 'SL')).toEqual(['O-2']);
+    expect(await byCity('ne', 'Oslo')).toEqual(['O-1']);
+    // A number source compares as numbers: every order with a customer has a doubled total of at least 0, none over a million.
+    const byDouble = async (operator: string, value?: unknown) => {
+      const listed = await ctx.call<{ rows: WireRecord[] }>('POST', `/v3/app/worksheets/${orders.id}/rows/list`, { filter: { type: 'condition', field: 'double', operator, value }, pageSize: 1000 });
+      expect(listed.body.error_msg).toBe('');
+      return listed.body.data.rows.map((r) => r.id).sort();
+    };
+    const withCustomer = await byDouble('isnotempty');
+    expect(withCustomer.length).toBeGreaterThan(10);
+    expect(await byDouble('ge', 0)).toEqual(withCustomer);
+    expect(await byDouble('gt', '1000000')).toEqual([]);
+    const refused = await ctx.call('POST', `/v3/app/worksheets/${orders.id}/rows/list`, { filter: { type: 'condition', field: 'city', operator: 'gt', value: 3 } });
+    expect(refused.body.error_msg).toContain('operator gt is not allowed on Lookup');
   });
 
   it('keeps a filtered rollup: only the related records its filter lets through count', async () => {

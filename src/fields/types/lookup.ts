@@ -15,13 +15,15 @@ function sourceStandIn(field: FieldMeta): FieldMeta {
  * 30 Lookup: the values of a field of the records a relation field relates to (`config.relationField`,
  * `config.sourceField`), in link order, read as the source field reads them (a list, one entry per
  * value; list values are flattened). Stored as a JSON array of the source's stored values, kept
- * current by the record writer. Filters: isempty / isnotempty (the public table gives it none).
+ * current by the record writer. Filters: its source field's operators, over the values it holds
+ * (`query/conditions/lookups.ts`), and isempty / isnotempty.
  */
 export const lookup = defineFieldType({
   code: '30',
   name: 'Lookup',
   valueKind: 'json',
   column: 'json',
+  filterKind: 'lookup',
   availability: 'ready',
   readOnly: true,
   prepare(draft) {
