@@ -31,6 +31,19 @@ describeApi(
       expect(listed.body.data.rows.map((row) => row.number)).toEqual(['ORD-20260314-001', 'ORD-20260314-002', 'ORD-20260314-003', 'ORD-20260315-001']);
     });
 
+    it('gives concurrent inserts distinct numbers without gaps', async () => {
+      const parallel = await makeSheet(ctx, 'Parallel', [{ name: 'Number', alias: 'number', type: 'AutoNumber', isTitle: true, config: { rule: [{ type: 'text', value: 'P' }, { type: 'sequence', length: 3, repeat: 'month' }] } }]);
+      const made = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          i % 3 === 0
+            ? ctx.call<{ rowIds: string[] }>('POST', `/v3/app/worksheets/${parallel.id}/rows/batch`, { rows: [{ fields: [] }, { fields: [] }] }).then((r) => r.body.data.rowIds)
+            : ctx.call<{ id: string }>('POST', `/v3/app/worksheets/${parallel.id}/rows`, { fields: [] }).then((r) => [r.body.data.id]),
+        ),
+      );
+      const numbers = await Promise.all(made.flat().map(async (id) => valueOf(await readRecord(ctx, parallel, id), parallel.field.number) as string));
+      expect(numbers.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `P${String(i + 1).padStart(3, '0')}`));
+    });
+
     it('refuses a rule without exactly one sequence, or with an unknown segment, and a change of its repeat', async () => {
       const refused = async (rule: unknown, text: string) => {
         const response = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { addFields: [{ name: 'Other', type: '33', config: { rule } }] });
