@@ -1,4 +1,5 @@
 import type { FieldType, PreparedDefinition, FieldDefinitionDraft } from './field-type.js';
+import { badFieldValue } from './kinds/value-errors.js';
 
 /** What a type file states; `defineFieldType` fills in the rest. */
 export interface FieldTypeSpec
@@ -28,8 +29,8 @@ function isNull(stored: unknown): boolean {
  * A complete field type from what its file states. Defaults: stored in its column (none without
  * one); not read-only, not a title; requirable when it holds a value clients write; indexable when its column is a scalar (not JSON,
  * not none); `prepare` keeps the config and no options; `read` shows the stored value; empty means
- * null. `write` is wrapped so that empty values are stored as `storedWhenEmpty` before the type's
- * own checks run.
+ * null; a computed type refuses written values. `write` is wrapped so that empty values are stored
+ * as `storedWhenEmpty` before the type's own checks run.
  *
  * @example
  * export const date = defineFieldType({
@@ -38,7 +39,15 @@ function isNull(stored: unknown): boolean {
  * });
  */
 export function defineFieldType(spec: FieldTypeSpec): FieldType {
-  const { storedWhenEmpty = null, write, ...stated } = spec;
+  const { storedWhenEmpty = null, write: statedWrite, ...stated } = spec;
+  // A computed type is written by the system only: a value sent for it is refused, naming the field.
+  const write: FieldType['write'] =
+    statedWrite ??
+    (spec.computed
+      ? (_value, _field, ctx) => {
+          throw badFieldValue(ctx.label, `a ${spec.name} field is computed by the system and cannot be written`);
+        }
+      : undefined);
   const readOnly = spec.readOnly ?? false;
   const storage = spec.storage ?? (spec.column === null ? 'none' : 'column');
   return {

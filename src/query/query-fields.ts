@@ -9,7 +9,7 @@ import { departmentConditions, referenceConditions, singleIdConditions } from '.
 import { regionConditions } from './conditions/regions.js';
 import { linkConditions, linkPresenceConditions } from './conditions/links.js';
 import { lookupConditions } from './conditions/lookups.js';
-import { fieldTypeOf } from '../fields/registry.js';
+import { sourceStandIn } from '../fields/types/lookup.js';
 import { textConditions } from './conditions/text.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
@@ -36,19 +36,25 @@ const CONDITIONS_BY_FILTER_KIND: Record<Exclude<NonNullable<FieldType['filterKin
   recordId: singleIdConditions,
 };
 
-/** A lookup takes its source field's conditions, over the values it holds (the source's type is kept in its config). */
-function lookupKind(field: FieldMeta): ConditionKind {
-  const sourceType = fieldTypeOf(String(field.config.sourceType ?? '2'));
-  const source: FieldMeta = { ...field, id: String(field.config.sourceField ?? ''), type: sourceType.code, config: {}, options: [], fieldType: sourceType };
-  const sourceKind = sourceType.filterKind && sourceType.filterKind !== 'lookup' ? CONDITIONS_BY_FILTER_KIND[sourceType.filterKind] : CONDITIONS_BY_KIND[sourceType.valueKind](sourceType.column);
-  return lookupConditions(source, sourceKind);
+/**
+ * The conditions of a field: its type's `filterKind`, else its value kind's. A lookup takes its
+ * source field's, over the values it holds (the source's type is kept in its config; a lookup of a
+ * lookup filters by presence).
+ */
+function conditionsOf(field: FieldMeta): ConditionKind {
+  const type = field.fieldType;
+  if (type.filterKind === 'lookup') {
+    const source = sourceStandIn(field);
+    return lookupConditions(source, source.fieldType.filterKind === 'lookup' ? presenceConditions : conditionsOf(source));
+  }
+  return type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
 }
 
 /** The conditions a worksheet field takes, as its type declares them. */
 export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   const type = field.fieldType;
   if (type.storage === 'none') return null;
-  const kind = type.filterKind === 'lookup' ? lookupKind(field) : type.filterKind ? CONDITIONS_BY_FILTER_KIND[type.filterKind] : CONDITIONS_BY_KIND[type.valueKind](type.column);
+  const kind = conditionsOf(field);
   // A value kept outside the row (relations) has no column of its own: its conditions read the link table.
   return { key, name: field.name, column: field.id, columnType: type.column ?? 'text', meta: field, kind };
 }

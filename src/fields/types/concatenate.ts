@@ -2,7 +2,6 @@ import { defineFieldType } from '../define-field-type.js';
 import { noReferences } from '../no-references.js';
 import type { ComputationInput, FieldMeta } from '../field-type.js';
 import { referencedKeys, replaceReferences } from '../computed/field-references.js';
-import { badFieldValue } from '../kinds/value-errors.js';
 import { AppError } from '../../shared/app-error.js';
 
 const NO_REFERENCES = noReferences();
@@ -41,9 +40,6 @@ export const concatenate = defineFieldType({
       throw AppError.invalidParameters(`field "${draft.name}": config.expression is required, e.g. "$title$ ($city$)"`);
     }
     return { options: [], config };
-  },
-  write(_value, _field, ctx) {
-    throw badFieldValue(ctx.label, 'a Concatenate field is computed by the system and cannot be written');
   },
   computed: {
     kind: 'row',

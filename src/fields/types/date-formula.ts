@@ -4,7 +4,7 @@ import type { ComputationInput, FieldMeta } from '../field-type.js';
 import { referencedKeys } from '../computed/field-references.js';
 import { dateDifference } from '../computed/formula-expression.js';
 import { preparePrecision, readDecimal } from '../kinds/number-kind.js';
-import { badFieldValue, show } from '../kinds/value-errors.js';
+import { show } from '../kinds/value-errors.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 const UNITS = ['minute', 'hour', 'day', 'month', 'year'] as const;
@@ -75,9 +75,6 @@ export const dateFormula = defineFieldType({
       throw AppError.invalidParameters(`field "${draft.name}": config.offset is required: a number of units, or a number field as $idOrAlias$`);
     }
     return { options: [], config: { ...config, mode } };
-  },
-  write(_value, _field, ctx) {
-    throw badFieldValue(ctx.label, 'a DateFormula is computed by the system and cannot be written');
   },
   read(stored, field) {
     if (stored === null) return null;

@@ -3,7 +3,6 @@ import type { ComputationInput, FieldMeta } from '../field-type.js';
 import { compileFormula } from '../computed/formula-expression.js';
 import { referencedKeys } from '../computed/field-references.js';
 import { preparePrecision, readDecimal } from '../kinds/number-kind.js';
-import { badFieldValue } from '../kinds/value-errors.js';
 import { AppError } from '../../shared/app-error.js';
 
 /** Value kinds a formula computes with: numbers, dates (as epoch milliseconds) and check boxes (1 or 0). */
@@ -42,9 +41,6 @@ export const formula = defineFieldType({
       throw AppError.invalidParameters(`field "${draft.name}": config.expression is required, e.g. "$price$ * $quantity$"`);
     }
     return { options: [], config: { ...config, expression: config.expression.trim() } };
-  },
-  write(_value, _field, ctx) {
-    throw badFieldValue(ctx.label, 'a Formula is computed by the system and cannot be written');
   },
   read: readDecimal,
   computed: {

@@ -2,11 +2,10 @@ import { defineFieldType } from '../define-field-type.js';
 import type { FieldMeta, ReferenceKind } from '../field-type.js';
 import { checkRelatedSource } from '../computed/related-config.js';
 import { fieldTypeOf } from '../registry.js';
-import { badFieldValue } from '../kinds/value-errors.js';
 import { AppError } from '../../shared/app-error.js';
 
 /** The source field of a lookup as far as its own config knows it (its type), for when the related schema is not at hand. */
-function sourceStandIn(field: FieldMeta): FieldMeta {
+export function sourceStandIn(field: FieldMeta): FieldMeta {
   const type = String(field.config.sourceType ?? '2');
   return { ...field, id: String(field.config.sourceField), type, config: {}, options: [], fieldType: fieldTypeOf(type) };
 }
@@ -30,9 +29,6 @@ export const lookup = defineFieldType({
     checkRelatedSource(draft, true);
     if (draft.config.filter !== undefined) throw AppError.invalidValue(`field "${draft.name}": config.filter belongs to rollups; a lookup shows every related record`);
     return { options: [], config: { ...draft.config } };
-  },
-  write(_value, _field, ctx) {
-    throw badFieldValue(ctx.label, 'a Lookup shows values of related records and cannot be written');
   },
   read(stored, field, refs) {
     if (stored === null) return [];

@@ -47,11 +47,9 @@ export function linkageOf(field: FieldMeta): RelationLinkage {
   return { dataSource: dataSource ?? '', linkField: linkField ?? field.id, side: side ?? 'source', ...(reverseField ? { reverseField } : {}) };
 }
 
-/** The public V2 form: `{rowIds, isAdd}` adds (`isAdd: true`) or removes (`false`) these records. */
-function v2Edit(value: Record<string, unknown>): { mode: LinkEditMode; items: unknown[] } | null {
-  if (!('rowIds' in value)) return null;
-  const items = Array.isArray(value.rowIds) ? value.rowIds : [value.rowIds];
-  return { mode: value.isAdd === false ? 'remove' : 'add', items };
+/** The public V2 form `{rowIds, isAdd}`: adds (`isAdd: true`) or removes (`false`) these records. */
+function isV2Edit(value: unknown): value is { rowIds: unknown; isAdd?: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'rowIds' in value;
 }
 
 const MODES: Record<number, LinkEditMode> = { 0: 'replace', 1: 'add', 2: 'remove' };
@@ -95,12 +93,10 @@ export const relation = defineFieldType({
     return { options: [], config };
   },
   write(value, field, ctx) {
-    let mode: LinkEditMode = MODES[ctx.mode ?? 0] ?? 'replace';
-    let items: unknown[];
-    if (Array.isArray(value)) items = value;
-    else if (typeof value === 'object' && value !== null && v2Edit(value as Record<string, unknown>)) {
-      ({ mode, items } = v2Edit(value as Record<string, unknown>)!);
-    } else items = [value];
+    const v2 = isV2Edit(value);
+    const mode: LinkEditMode = v2 ? (value.isAdd === false ? 'remove' : 'add') : (MODES[ctx.mode ?? 0] ?? 'replace');
+    const listed = v2 ? value.rowIds : value;
+    const items = Array.isArray(listed) ? listed : [listed];
     const ids: string[] = [];
     for (const item of items) {
       const id = typeof item === 'object' && item !== null ? ((item as Record<string, unknown>).sid ?? (item as Record<string, unknown>).rowId) : item;

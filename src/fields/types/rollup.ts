@@ -2,7 +2,7 @@ import { defineFieldType } from '../define-field-type.js';
 import type { FieldMeta, RelatedAggregation } from '../field-type.js';
 import { checkRelatedSource } from '../computed/related-config.js';
 import { preparePrecision, readDecimal } from '../kinds/number-kind.js';
-import { badFieldValue, show } from '../kinds/value-errors.js';
+import { show } from '../kinds/value-errors.js';
 import { AppError } from '../../shared/app-error.js';
 
 /** Aggregations by their public names (any case); FILLED and EMPTY count related records whose source is filled or empty. */
@@ -38,9 +38,6 @@ export const rollup = defineFieldType({
     const withAggregation = { ...config, aggregation };
     checkRelatedSource({ ...draft, config: withAggregation }, aggregation !== 'COUNT');
     return { options: [], config: withAggregation };
-  },
-  write(_value, _field, ctx) {
-    throw badFieldValue(ctx.label, 'a Rollup is computed by the system and cannot be written');
   },
   read: readDecimal,
   computed: {

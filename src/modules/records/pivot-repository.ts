@@ -1,17 +1,15 @@
-import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DateGranularity, SqlDialect, StoredDate } from '../../db/dialect/sql-dialect.js';
 import type { RowPredicate } from '../../query/index.js';
 import { sortExpression } from './sort-expression.js';
+import { rows } from './repository.js';
 
 /**
  * The SQL of pivots: one GROUP BY over a worksheet's live rows, computed by the engine. Groups
  * are named `d0, d1…` (dimensions) and `v0, v1…` (values) inside the statement, so that neither
  * field ids nor client names reach the SQL text as identifiers other than columns.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type RowDb = Kysely<any>;
-
 export type Aggregation = 'COUNT' | 'DISTINCTCOUNT' | 'SUM' | 'MIN' | 'MAX' | 'AVG';
 
 /** One grouping column: the stored value, the period a date falls in, or each element of a JSON array. */
@@ -46,10 +44,6 @@ export interface PivotQuery {
   measures: PivotMeasure[];
   dialect: SqlDialect;
   timeZone: string;
-}
-
-function rows(db: Executor): RowDb {
-  return db as unknown as RowDb;
 }
 
 /** The covered rows are read as `r`; the elements of the i-th array dimension as `e<i>`. */

@@ -11,9 +11,10 @@ import { sortExpression } from './sort-expression.js';
  * worksheet, one column per field id), so this module talks to an untyped view of Kysely.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type RowDb = Kysely<any>;
+export type RowDb = Kysely<any>;
 
-function rows(db: Executor): RowDb {
+/** The query builder as an untyped view, for tables named at run time (row tables, link tables). */
+export function rows(db: Executor): RowDb {
   return db as unknown as RowDb;
 }
 
@@ -98,10 +99,17 @@ export async function softDeleteRows(db: Executor, table: string, ids: string[],
   return deleted.map((r) => r.id as string);
 }
 
-/** Which of these ids are live rows. */
-export async function liveIds(db: Executor, table: string, ids: string[]): Promise<string[]> {
+/** Which of these ids are live rows of a row table. */
+export async function liveRecordIds(db: Executor, table: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
   const found = await rows(db).selectFrom(table).select('id').where('id', 'in', ids).where('_deleted_at', 'is', null).execute();
-  return found.map((row) => row.id as string);
+  return new Set(found.map((row) => row.id as string));
+}
+
+/** The title column and creation time of the live rows among `ids`, read outside any transaction. */
+export async function liveTitles(source: RowSource, table: string, titleColumn: string, ids: string[]): Promise<Array<{ id: unknown; title: unknown; created: unknown }>> {
+  const query = rows(source.db).selectFrom(table).select(['id', `${titleColumn} as title`, '_created_at as created']).where('id', 'in', ids).where('_deleted_at', 'is', null);
+  return (await read(source, query)) as Array<{ id: unknown; title: unknown; created: unknown }>;
 }
 
 /** Brings rows back from the recycle bin; returns the ids that were there. */

@@ -8,7 +8,6 @@ import type { SubTableEdit } from '../../fields/types/sub-table.js';
 import { newRowId } from '../../shared/ids.js';
 import { AppError } from '../../shared/app-error.js';
 import { rowTableName } from '../worksheets/worksheet-schema.js';
-import { liveRecordIds } from './links/link-repository.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { applyLinkEdits, planLinks, type LinkPlan } from './links/link-sync.js';
@@ -17,6 +16,7 @@ import { childRowsOf, writeChildRows, type ChildWriter } from './links/sub-table
 import { checkReferencesExist } from './references.js';
 import { attachmentEditsOf, deleteFilesOfRecords, forgetUploads, removeUnreferenced, settleAttachments, uploadAttachments } from './attachments.js';
 import { propagateChanges, worldComputes, type Change } from './computed/propagate.js';
+import type { ComputeTime } from './computed/related-values.js';
 import { loadWorld } from './computed/world.js';
 import * as repository from './repository.js';
 import { noteInsertedRows, noteRowChanges } from './row-counts.js';
@@ -93,17 +93,37 @@ function toColumns(dialect: SqlDialect, schema: WorksheetSchema, values: Map<str
   return columns;
 }
 
-/** A schema's fields whose written values the writer resolves: relations and attachments, found once per loaded schema. */
-const resolvedFieldsBySchema = new WeakMap<WorksheetSchema, { links: FieldMeta[]; files: FieldMeta[]; owned: FieldMeta[] }>();
+/**
+ * A schema's fields whose written values the writer resolves or checks beyond their type: relations
+ * (and, among them, sub-tables), attachments, and fields pointing at one record. Found once per loaded schema.
+ */
+interface ResolvedFields {
+  links: FieldMeta[];
+  owned: FieldMeta[];
+  files: FieldMeta[];
+  pointed: FieldMeta[];
+}
 
-function resolvedFields(schema: WorksheetSchema): { links: FieldMeta[]; files: FieldMeta[]; owned: FieldMeta[] } {
+const resolvedFieldsBySchema = new WeakMap<WorksheetSchema, ResolvedFields>();
+
+function resolvedFields(schema: WorksheetSchema): ResolvedFields {
   let found = resolvedFieldsBySchema.get(schema);
   if (!found) {
     const links = schema.fields.filter((f) => f.fieldType.storage === 'links');
-    found = { links, files: schema.fields.filter((f) => f.fieldType.edits === 'files'), owned: links.filter((f) => f.fieldType.owns === true) };
+    found = {
+      links,
+      owned: links.filter((f) => f.fieldType.owns === true),
+      files: schema.fields.filter((f) => f.fieldType.edits === 'files'),
+      pointed: schema.fields.filter((f) => f.fieldType.pointsAt === 'record'),
+    };
     resolvedFieldsBySchema.set(schema, found);
   }
   return found;
+}
+
+/** What a rollup filter's dynamic dates are resolved against: this write's time and zone. */
+function computeTime(ctx: ServiceContext): ComputeTime {
+  return { now: ctx.now(), timeZone: ctx.timeZone };
 }
 
 /**
@@ -119,11 +139,10 @@ function afterValues(schema: WorksheetSchema, values: Map<string, unknown>): Map
  * live in their worksheets: one statement per worksheet; 10002 naming the field and the ids otherwise.
  */
 async function checkPointedRecords(trx: Executor, schema: WorksheetSchema, written: Array<Map<string, unknown>>): Promise<void> {
-  for (const field of schema.fields) {
-    if (field.fieldType.pointsAt !== 'record') continue;
+  for (const field of resolvedFields(schema).pointed) {
     const ids = [...new Set(written.map((values) => values.get(field.id)).filter((id): id is string => typeof id === 'string'))];
     if (ids.length === 0) continue;
-    const live = await liveRecordIds(trx, rowTableName(String(field.config.dataSource)), ids);
+    const live = await repository.liveRecordIds(trx, rowTableName(String(field.config.dataSource)), ids);
     const missing = ids.filter((id) => !live.has(id));
     if (missing.length > 0) throw AppError.invalidValue(`field "${field.name}": no record ${missing.slice(0, 10).map((id) => `"${id}"`).join(', ')} among its choices (or it was deleted)`);
   }
@@ -231,7 +250,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     }));
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
     // A new record gets every computed value, whatever it was given.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], { now: ctx.now(), timeZone: ctx.timeZone });
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], computeTime(ctx));
     await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
@@ -282,7 +301,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       } else {
         // Files and sub-table rows combine with what each record has: every record is written on its own.
         written = [];
-        const live = fields.length > 0 ? update.ids.filter((id) => old.has(id)) : await repository.liveIds(trx, schema.table, update.ids);
+        const live = fields.length > 0 ? update.ids.filter((id) => old.has(id)) : [...(await repository.liveRecordIds(trx, schema.table, update.ids))];
         for (const rowId of live) {
           const before = beforeOf(rowId);
           const values = new Map(update.values);
@@ -301,7 +320,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false)));
       changes.push(...written.map((w) => w.change));
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, { now: ctx.now(), timeZone: ctx.timeZone });
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, computeTime(ctx));
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return changes.map((c) => c.rowId);
   }).catch(async (error: unknown) => {
@@ -337,7 +356,7 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       if (childIds.length > 0) await removeRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, permanent, source);
     }
     // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }], { now: ctx.now(), timeZone: ctx.timeZone });
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }], computeTime(ctx));
     if (permanent) {
       await deleteLinksOfWorksheetRecords(trx, schema, removed);
       removedFiles.push(...(await deleteFilesOfRecords(trx, removed)));
@@ -362,7 +381,7 @@ export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchem
     for (const [field, childIds] of await childRowsOf({ ...ctx, db: trx }, resolvedFields(schema).owned, restored)) {
       if (childIds.length > 0) await restoreRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, source);
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], { now: ctx.now(), timeZone: ctx.timeZone });
+    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], computeTime(ctx));
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
     await runHooks(changes, { trx, dialect: ctx.dialect, schema });
     return restored;

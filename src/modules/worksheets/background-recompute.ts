@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { inTransaction } from '../../db/transaction.js';
-import { propagateChanges } from '../records/computed/propagate.js';
+import { recomputeFields } from './recompute-fields.js';
 import * as repository from './repository.js';
 import { rowTableName } from './worksheet-schema.js';
 
@@ -87,12 +87,8 @@ export class BackgroundRecompute {
     for (let after = ''; !this.closed; ) {
       const ids = (await sql<{ id: string }>`SELECT id FROM ${sql.table(table)} WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`.execute(this.db)).rows.map((row) => row.id);
       if (ids.length === 0) break;
-      await inTransaction(this.db, async (trx) => {
-        const world = new Map((await repository.schemasOfApp(trx, job.appId)).map((schema) => [schema.id, schema]));
-        const fieldIds = job.fieldIds.filter((id) => world.get(job.worksheetId)?.byKey.has(id));
-        if (fieldIds.length === 0) return;
-        await propagateChanges(trx, this.dialect, world, [{ worksheetId: job.worksheetId, rowIds: ids, fields: new Set(), recompute: new Set(fieldIds) }], { now: Date.now(), timeZone: this.timeZone });
-      });
+      // Fields removed meanwhile are skipped: the recompute looks each one up in the current schema.
+      await inTransaction(this.db, (trx) => recomputeFields(trx, this.dialect, job.appId, job.worksheetId, new Set(job.fieldIds), { now: Date.now(), timeZone: this.timeZone }, ids));
       after = ids[ids.length - 1];
     }
     if (this.closed) return;

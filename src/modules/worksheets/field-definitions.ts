@@ -136,8 +136,20 @@ export function editField(previous: FieldMeta, input: FieldDefinitionInput, wher
 }
 
 /** The title field added when a new worksheet defines no field that can be the title. */
-export function defaultTitleField(worksheetId: string): FieldMeta {
+function defaultTitleField(worksheetId: string): FieldMeta {
   return defineField({ name: 'Title', type: '2', isTitle: true }, 'fields[title]', worksheetId, 0);
+}
+
+/**
+ * A new worksheet's fields with a title: the one flagged, else the first that can be one (Text or
+ * AutoNumber), else a "Title" text field added first.
+ */
+export function withTitleField(fields: FieldMeta[], worksheetId: string): FieldMeta[] {
+  if (fields.some((f) => f.isTitle)) return fields;
+  const candidate = fields.find((f) => f.fieldType.canBeTitle);
+  if (!candidate) return [defaultTitleField(worksheetId), ...fields];
+  candidate.isTitle = true;
+  return fields;
 }
 
 /**

@@ -7,12 +7,13 @@ import * as repository from './repository.js';
 import { rowTableName } from './worksheet-schema.js';
 
 /**
- * Computes fields again for every record of a worksheet (those in the recycle bin too, so that a
- * restore shows current values), and whatever reads them elsewhere, inside the structure change's
- * transaction, on the application's schemas as the change leaves them.
+ * Computes fields again for records of a worksheet (by default every one, those in the recycle bin
+ * too, so that a restore shows current values), and whatever reads them elsewhere, inside the given
+ * transaction, on the application's schemas as they are in it. The structure change runs it whole;
+ * the background recompute a batch of records at a time.
  */
-export async function recomputeFields(trx: Executor, dialect: SqlDialect, appId: string, worksheetId: string, fieldIds: Set<string>, time: ComputeTime): Promise<void> {
+export async function recomputeFields(trx: Executor, dialect: SqlDialect, appId: string, worksheetId: string, fieldIds: Set<string>, time: ComputeTime, rowIds?: string[]): Promise<void> {
   const world = new Map((await repository.schemasOfApp(trx, appId)).map((schema) => [schema.id, schema]));
-  const rows = await sql<{ id: string }>`SELECT id FROM ${sql.table(rowTableName(worksheetId))}`.execute(trx);
-  await propagateChanges(trx, dialect, world, [{ worksheetId, rowIds: rows.rows.map((r) => r.id), fields: new Set(), recompute: fieldIds }], time);
+  const ids = rowIds ?? (await sql<{ id: string }>`SELECT id FROM ${sql.table(rowTableName(worksheetId))}`.execute(trx)).rows.map((r) => r.id);
+  await propagateChanges(trx, dialect, world, [{ worksheetId, rowIds: ids, fields: new Set(), recompute: fieldIds }], time);
 }

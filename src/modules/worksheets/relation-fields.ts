@@ -7,7 +7,7 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import { createLinkTable, dropLinkTable } from './link-table-ddl.js';
 import { createRowTable } from './row-table-ddl.js';
-import { defaultTitleField, defineField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
+import { defineField, settleFieldSet, withTitleField, type FieldDefinitionInput } from './field-definitions.js';
 import * as repository from './repository.js';
 
 /**
@@ -95,12 +95,7 @@ async function createChildWorksheet(trx: Executor, dialect: SqlDialect, owner: O
       throw AppError.invalidValue(`${where}: "${child.name}" is ${child.fieldType.name}; a sub-table is created with fields that hold values (add relations and computed fields to its worksheet afterwards)`);
     }
   }
-  if (!fields.some((f) => f.isTitle)) {
-    const candidate = fields.find((f) => f.fieldType.canBeTitle);
-    if (candidate) candidate.isTitle = true;
-    else fields = [defaultTitleField(id), ...fields];
-  }
-  fields = settleFieldSet(fields, null);
+  fields = settleFieldSet(withTitleField(fields, id), null);
   await repository.insertWorksheet(trx, { id, app_id: owner.appId, name: `${owner.name} - ${field.name}`.slice(0, 100), alias: '', remark: `The rows of sub-table "${field.name}" of "${owner.name}"`, created_at: now, updated_at: now });
   await repository.insertFields(trx, fields, now);
   await createRowTable(trx, dialect, id, fields);

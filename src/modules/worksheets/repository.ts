@@ -172,19 +172,18 @@ export async function worksheetIdsOfApp(db: Executor, appId: string): Promise<st
  * on the other side. Metadata-sized, and read only by those rare operations.
  */
 export async function linkFieldsOfApp(db: Executor, appId: string): Promise<FieldMeta[]> {
-  return (await fieldsOfApp(db, appId)).filter((field) => field.fieldType.storage === 'links');
+  return (await fieldRowsOfApp(db, appId)).map(fieldFromRow).filter((field) => field.fieldType.storage === 'links');
 }
 
-/** Every field of every worksheet of an application (metadata: structure changes check dependencies across worksheets with it). */
-export async function fieldsOfApp(db: Executor, appId: string): Promise<FieldMeta[]> {
-  const rows = await db.selectFrom('fields').selectAll('fields').innerJoin('worksheets', 'worksheets.id', 'fields.worksheet_id').where('worksheets.app_id', '=', appId).execute();
-  return rows.map(fieldFromRow);
+/** The rows of every field of every worksheet of an application (metadata). */
+async function fieldRowsOfApp(db: Executor, appId: string): Promise<FieldRow[]> {
+  return db.selectFrom('fields').selectAll('fields').innerJoin('worksheets', 'worksheets.id', 'fields.worksheet_id').where('worksheets.app_id', '=', appId).execute();
 }
 
 /** Every worksheet of an application with its fields, as schemas (read inside a structure change's transaction). */
 export async function schemasOfApp(db: Executor, appId: string): Promise<WorksheetSchema[]> {
   const worksheets = await db.selectFrom('worksheets').selectAll().where('app_id', '=', appId).execute();
-  const fields = await db.selectFrom('fields').selectAll('fields').innerJoin('worksheets', 'worksheets.id', 'fields.worksheet_id').where('worksheets.app_id', '=', appId).execute();
+  const fields = await fieldRowsOfApp(db, appId);
   return worksheets.map((worksheet) => buildSchema(worksheet, fields.filter((f) => f.worksheet_id === worksheet.id), []));
 }
 

@@ -10,7 +10,7 @@ import { compileFilter, systemFieldName } from '../../query/index.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { linkageOf } from '../../fields/types/relation.js';
 import { ItemType, moveItem, placeItem, renameItem, resolveSection } from '../navigation/index.js';
-import { defaultTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
+import { withTitleField, defineField, editField, settleFieldSet, type FieldDefinitionInput } from './field-definitions.js';
 import * as ddl from './row-table-ddl.js';
 import * as repository from './repository.js';
 import { makeFieldUnique } from './unique-field.js';
@@ -63,13 +63,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
   const name = checkWorksheetName(input.name);
   const id = newObjectId();
   const now = ctx.now();
-  let fields = (input.fields ?? []).map((f, i) => defineField(f, `fields[${i}]`, id, i + 1));
-  if (!fields.some((f) => f.isTitle)) {
-    const candidate = fields.find((f) => f.fieldType.canBeTitle);
-    if (candidate) candidate.isTitle = true;
-    else fields = [defaultTitleField(id), ...fields];
-  }
-  fields = settleFieldSet(fields, null);
+  let fields = settleFieldSet(withTitleField((input.fields ?? []).map((f, i) => defineField(f, `fields[${i}]`, id, i + 1)), id), null);
   const touched = new Set<string>();
   await inTransaction(ctx.db, async (trx) => {
     const alias = await checkWorksheetAlias(trx, ctx.actor.appId, input.alias, null);
@@ -336,7 +330,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     removedFiles = await repository.deleteFileRows(trx, schema.id, removed.map((f) => f.id));
     for (const field of removed) await ddl.dropColumn(trx, schema.id, field);
     await repository.deleteFields(trx, [...gone]);
-    let kept = planned.filter((f) => !gone.has(f.id) || addedIds.has(f.id));
+    let kept = planned.filter((f) => !gone.has(f.id));
     const newOwn: FieldMeta[] = [];
     for (const field of kept) {
       const before = schema.fields.find((f) => f.id === field.id);

@@ -1,19 +1,14 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../../db/connection.js';
 import type { SqlDialect } from '../../../db/dialect/sql-dialect.js';
 import type { ReadRow } from '../../../db/row-reader.js';
 import type { RowPredicate } from '../../../query/index.js';
-import type { RowSource } from '../repository.js';
+import { rows, type RowSource } from '../repository.js';
 import { linkTableName } from '../../worksheets/worksheet-schema.js';
 import type { LinkSide } from './link-side.js';
 
-/** SQL over link tables (one per relation, created at run time, so through an untyped view of Kysely). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type LinkDb = Kysely<any>;
-
-function links(db: Executor): LinkDb {
-  return db as unknown as LinkDb;
-}
+/** SQL over link tables (one per relation, created at run time, so through the untyped view of Kysely). */
+const links = rows;
 
 /** Every link of these records (to live and deleted records alike), by record, in link order. */
 export async function linksOf(db: Executor, side: LinkSide, rowIds: string[]): Promise<Map<string, string[]>> {
@@ -22,13 +17,6 @@ export async function linksOf(db: Executor, side: LinkSide, rowIds: string[]): P
   const rows = await links(db).selectFrom(side.table).select([`${side.own} as own`, `${side.other} as other`]).where(side.own, 'in', rowIds).orderBy('seq').execute();
   for (const row of rows) found.get(row.own as string)!.push(row.other as string);
   return found;
-}
-
-/** Which of these ids are live records of a row table. */
-export async function liveRecordIds(db: Executor, table: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await links(db).selectFrom(table).select('id').where('id', 'in', ids).where('_deleted_at', 'is', null).execute();
-  return new Set(rows.map((row) => row.id as string));
 }
 
 /** Removes one record's links to these records. */
@@ -94,26 +82,29 @@ export async function shownLinks(source: RowSource, side: LinkSide, titleColumn:
  * so that a predicate compiled for that worksheet applies as it is.
  */
 export async function relatedRows(source: RowSource, side: LinkSide, ownId: string, columns: string[], predicate: RowPredicate, limit: number, offset: number): Promise<ReadRow[]> {
-  let query = links(source.db)
-    .selectFrom(`${side.table} as l`)
-    .innerJoin(side.relatedTable, `${side.relatedTable}.id`, `l.${side.other}`)
+  const query = relatedOf(source, side, ownId, predicate)
     .select(columns.map((column) => `${side.relatedTable}.${column}`))
-    .where(`l.${side.own}`, '=', ownId)
-    .where(`${side.relatedTable}._deleted_at`, 'is', null);
-  if (!predicate.everyRow) query = query.where(predicate.expression);
-  const compiled = query.orderBy('l.seq').limit(limit).offset(offset).compile();
-  return source.reader.read(compiled.sql, compiled.parameters);
+    .orderBy('l.seq')
+    .limit(limit)
+    .offset(offset)
+    .compile();
+  return source.reader.read(query.sql, query.parameters);
 }
 
 /** How many live related records of one record the predicate lets through. */
 export async function relatedCount(source: RowSource, side: LinkSide, ownId: string, predicate: RowPredicate): Promise<number> {
-  let query = links(source.db)
+  const query = relatedOf(source, side, ownId, predicate)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .compile();
+  return Number((await source.reader.read(query.sql, query.parameters))[0]?.total ?? 0);
+}
+
+/** The live related records of one record that the predicate lets through: what a page of them and their count both read. */
+function relatedOf(source: RowSource, side: LinkSide, ownId: string, predicate: RowPredicate) {
+  const query = links(source.db)
     .selectFrom(`${side.table} as l`)
     .innerJoin(side.relatedTable, `${side.relatedTable}.id`, `l.${side.other}`)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
     .where(`l.${side.own}`, '=', ownId)
     .where(`${side.relatedTable}._deleted_at`, 'is', null);
-  if (!predicate.everyRow) query = query.where(predicate.expression);
-  const compiled = query.compile();
-  return Number((await source.reader.read(compiled.sql, compiled.parameters))[0]?.total ?? 0);
+  return predicate.everyRow ? query : query.where(predicate.expression);
 }

@@ -6,6 +6,7 @@ import { allowsSeveral, linkageOf, type LinkEdit } from '../../../fields/types/r
 import type { WorksheetSchema } from '../../worksheets/worksheet-schema.js';
 import { linkSideOf, type LinkSide } from './link-side.js';
 import * as linkRepository from './link-repository.js';
+import { liveRecordIds } from '../repository.js';
 
 /**
  * What writing one relation field needs to know beyond the field, found before the write's
@@ -23,7 +24,7 @@ export interface LinkPlan {
 }
 
 /** The field on the other side of a two-way relation, if there is one. */
-export function counterpartOf(field: FieldMeta, related: WorksheetSchema): FieldMeta | undefined {
+function counterpartOf(field: FieldMeta, related: WorksheetSchema): FieldMeta | undefined {
   const linkage = linkageOf(field);
   const counterpartId = linkage.side === 'source' ? linkage.reverseField : linkage.linkField;
   return counterpartId ? related.byKey.get(counterpartId) : undefined;
@@ -81,7 +82,7 @@ export async function applyLinkEdits(
     for (const id of after) if (!before.includes(id)) newlyLinked.add(id);
     outcomes.set(write.rowId, { before, after });
   }
-  const live = await linkRepository.liveRecordIds(trx, side.relatedTable, [...newlyLinked]);
+  const live = await liveRecordIds(trx, side.relatedTable, [...newlyLinked]);
   const missing = [...newlyLinked].filter((id) => !live.has(id));
   if (missing.length > 0) {
     const shown = missing.slice(0, 10).map((id) => `"${id}"`).join(', ');

@@ -6,8 +6,15 @@ import { loadSchema } from '../../worksheets/index.js';
 import type { StoredRow } from '../presenter.js';
 import { linkSideOf } from './link-side.js';
 import { shownLinks } from './link-repository.js';
+import { liveTitles } from '../repository.js';
 
 const NO_REFERENCES = noReferences();
+
+/** A record's title as text, from its title field's stored (driver) value and its creation time (auto numbers compose with it). */
+function titleText(ctx: ServiceContext, title: FieldMeta, raw: unknown, createdAt: unknown): string {
+  const stored = ctx.dialect.decode(title.fieldType.column!, raw);
+  return stored === null ? '' : String(title.fieldType.read(stored, title, { ...NO_REFERENCES, timeZone: ctx.timeZone }, { createdAt: Number(createdAt) }));
+}
 
 /**
  * Reads the relation values of a page of records: for each relation field shown, one statement
@@ -28,10 +35,7 @@ export async function readLinkedValues(ctx: ServiceContext, fields: FieldMeta[],
     const byRow = new Map<string, string[]>(ids.map((id) => [id, []]));
     for (const link of await shownLinks(ctx, side, titleColumn, ids)) {
       byRow.get(link.own)!.push(link.other);
-      if (title && titleColumn && !titles.has(link.other)) {
-        const stored = ctx.dialect.decode(title.fieldType.column!, link.title);
-        titles.set(link.other, stored === null ? '' : String(title.fieldType.read(stored, title, { ...NO_REFERENCES, timeZone: ctx.timeZone }, { createdAt: Number(link.created) })));
-      }
+      if (title && titleColumn && !titles.has(link.other)) titles.set(link.other, titleText(ctx, title, link.title, link.created));
     }
     for (const row of rows) row[field.id] = byRow.get(row.id);
   }
@@ -76,15 +80,6 @@ export async function readPointedTitles(ctx: ServiceContext, fields: FieldMeta[]
     const schema = await loadSchema(ctx, worksheetId);
     const title = schema.fields.find((f) => f.isTitle);
     if (!title?.fieldType.column) continue;
-    const query = ctx.db
-      .selectFrom(schema.table as never)
-      .select(['id', `${title.id} as title`, '_created_at as created'] as never)
-      .where('id' as never, 'in', [...ids] as never)
-      .where('_deleted_at' as never, 'is', null as never)
-      .compile();
-    for (const row of await ctx.reader.read(query.sql, query.parameters)) {
-      const stored = ctx.dialect.decode(title.fieldType.column, row.title);
-      titles.set(String(row.id), stored === null ? '' : String(title.fieldType.read(stored, title, { ...NO_REFERENCES, timeZone: ctx.timeZone }, { createdAt: Number(row.created) })));
-    }
+    for (const row of await liveTitles(ctx, schema.table, title.id, [...ids])) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
   }
 }
