@@ -203,17 +203,25 @@ async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetS
   return beyond;
 }
 
+/** How an insert is made: where it comes from, and the ids to give the records (a submitted draft keeps its id). */
+export interface InsertOptions {
+  source?: ChangeSource;
+  /** One id per record, in order; new ids when absent. */
+  ids?: string[];
+}
+
 /**
  * Inserts records whose values are encoded (`value-codec.ts`): assigns ids, system columns and the
  * values types assign on insert (auto numbers), checks references, writes links, and counts and
  * numbers the records, in one transaction. Returns the new ids in order.
  */
-export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet, source: ChangeSource = API_SOURCE): Promise<string[]> {
+export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet, options: InsertOptions = {}): Promise<string[]> {
   const now = ctx.now();
   const actor = ctx.actor.accountId;
+  const source = options.source ?? API_SOURCE;
   const valueFields = schema.fields.filter((f) => f.fieldType.storage === 'column');
   const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
-  const ids = encoded.map(() => newRowId());
+  const ids = options.ids ?? encoded.map(() => newRowId());
   const plans = await planLinkFields(ctx, schema, encoded);
   const world = await loadWorld(ctx, schema);
   const uploaded = await uploadAttachments(ctx, schema, encoded);
