@@ -61,6 +61,8 @@ export interface MetaSchema {
     name: string;
     alias: string;
     remark: string;
+    /** 1: changes to its records are logged (the default); 0: not. */
+    record_logs: Generated<number>;
     created_at: number;
     updated_at: number;
   };
@@ -102,6 +104,17 @@ export interface MetaSchema {
     storage_key: string;
     created_by: string;
     created_at: number;
+  };
+  /** One change of one record (`modules/record-logs`); `changes` is JSON, `seq` orders and pages. */
+  record_logs: {
+    seq: Generated<number>;
+    worksheet_id: string;
+    row_id: string;
+    action: number;
+    source: number;
+    operator_id: string;
+    created_at: number;
+    changes: string;
   };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };

@@ -1,2 +1,3 @@
 /** Records of worksheets. */
 export { recordRoutes } from './routes.js';
+export { recordLogRoutes } from './logs/log-routes.js';

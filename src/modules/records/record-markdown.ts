@@ -21,7 +21,7 @@ function escapeCell(text: string): string {
 }
 
 /** The readable text of a read value, by its shape: options by text, members and departments by name. */
-function cellText(value: unknown): string {
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(cellText).join(', ');

@@ -106,10 +106,19 @@ export async function liveRecordIds(db: Executor, table: string, ids: string[]):
   return new Set(found.map((row) => row.id as string));
 }
 
-/** The title column and creation time of the live rows among `ids`, read outside any transaction. */
-export async function liveTitles(source: RowSource, table: string, titleColumn: string, ids: string[]): Promise<Array<{ id: unknown; title: unknown; created: unknown }>> {
-  const query = rows(source.db).selectFrom(table).select(['id', `${titleColumn} as title`, '_created_at as created']).where('id', 'in', ids).where('_deleted_at', 'is', null);
+/**
+ * The title column and creation time of the live rows among `ids` (with `evenDeleted`, of those in
+ * the recycle bin too), read outside any transaction.
+ */
+export async function liveTitles(source: RowSource, table: string, titleColumn: string, ids: string[], evenDeleted = false): Promise<Array<{ id: unknown; title: unknown; created: unknown }>> {
+  let query = rows(source.db).selectFrom(table).select(['id', `${titleColumn} as title`, '_created_at as created']).where('id', 'in', ids);
+  if (!evenDeleted) query = query.where('_deleted_at', 'is', null);
   return (await read(source, query)) as Array<{ id: unknown; title: unknown; created: unknown }>;
+}
+
+/** Whether a row with this id is in the table, live or in the recycle bin. */
+export async function rowExists(db: Executor, table: string, id: string): Promise<boolean> {
+  return (await rows(db).selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** Brings rows back from the recycle bin; returns the ids that were there. */

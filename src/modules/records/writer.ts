@@ -20,6 +20,7 @@ import type { ComputeTime } from './computed/related-values.js';
 import { loadWorld } from './computed/world.js';
 import * as repository from './repository.js';
 import { noteInsertedRows, noteRowChanges } from './row-counts.js';
+import { logRecordChanges } from './logs/log-hook.js';
 import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
 
@@ -54,11 +55,15 @@ export interface RecordChange {
   source: ChangeSource;
 }
 
-/** What a hook works in: the write's open transaction. */
+/** What a hook works in: the write's open transaction, who writes and when. */
 export interface HookContext {
   trx: Executor;
   dialect: SqlDialect;
   schema: WorksheetSchema;
+  /** The account the write is attributed to. */
+  actorId: string;
+  /** The write's time, epoch milliseconds. */
+  now: number;
 }
 
 /** Reacts to the changes of one write, inside its transaction; throwing rolls the write back. */
@@ -77,9 +82,10 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [countChanges];
+const HOOKS: RecordHook[] = [countChanges, logRecordChanges];
 
-async function runHooks(changes: RecordChange[], hook: HookContext): Promise<void> {
+async function runHooks(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, changes: RecordChange[]): Promise<void> {
+  const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now() };
   for (const run of HOOKS) await run(changes, hook);
 }
 
@@ -259,7 +265,7 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
     // A new record gets every computed value, whatever it was given.
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], computeTime(ctx));
-    await runHooks(written.map((w) => w.change), { trx, dialect: ctx.dialect, schema });
+    await runHooks(ctx, trx, schema, written.map((w) => w.change));
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
     throw error;
@@ -329,7 +335,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       changes.push(...written.map((w) => w.change));
     }
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, computeTime(ctx));
-    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    await runHooks(ctx, trx, schema, changes);
     return changes.map((c) => c.rowId);
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
@@ -369,7 +375,7 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       await deleteLinksOfWorksheetRecords(trx, schema, removed);
       removedFiles.push(...(await deleteFilesOfRecords(trx, removed)));
     }
-    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    await runHooks(ctx, trx, schema, changes);
     return removed;
   });
   await removeUnreferenced(ctx, removedFiles);
@@ -391,7 +397,7 @@ export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchem
     }
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], computeTime(ctx));
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
-    await runHooks(changes, { trx, dialect: ctx.dialect, schema });
+    await runHooks(ctx, trx, schema, changes);
     return restored;
   });
 }

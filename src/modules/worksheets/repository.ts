@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
 import type { FieldMeta } from '../../fields/field-type.js';
@@ -60,6 +60,7 @@ export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[], read
     name: worksheet.name,
     alias: worksheet.alias,
     remark: worksheet.remark,
+    recordLogs: worksheet.record_logs !== 0,
     table: rowTableName(worksheet.id),
     fields,
     byKey,
@@ -85,11 +86,11 @@ export async function listWorksheets(db: Executor, appId: string, ids: string[] 
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-export async function insertWorksheet(db: Executor, row: WorksheetRow): Promise<void> {
+export async function insertWorksheet(db: Executor, row: Insertable<MetaSchema['worksheets']>): Promise<void> {
   await db.insertInto('worksheets').values(row).execute();
 }
 
-export async function updateWorksheet(db: Executor, id: string, changes: Partial<Pick<WorksheetRow, 'name' | 'alias' | 'remark' | 'updated_at'>>): Promise<void> {
+export async function updateWorksheet(db: Executor, id: string, changes: Partial<Pick<WorksheetRow, 'name' | 'alias' | 'remark' | 'record_logs' | 'updated_at'>>): Promise<void> {
   await db.updateTable('worksheets').set(changes).where('id', '=', id).execute();
 }
 
@@ -107,6 +108,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('record_logs').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }

@@ -53,6 +53,7 @@ export const CreateWorksheetBody = Type.Object({
   alias: Type.Optional(Type.String()),
   remark: Type.Optional(Type.String()),
   sectionId: Type.Optional(Type.String({ description: 'May be empty: the first section is used' })),
+  recordLogs: Type.Optional(LenientBoolean({ description: 'Log every change to its records (default true); false: no record log' })),
   createDefaultView: Type.Optional(LenientBoolean()),
   fields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
 });
@@ -62,6 +63,7 @@ export const UpdateStructureBody = Type.Object({
   alias: Type.Optional(Type.String()),
   remark: Type.Optional(Type.String()),
   sectionId: Type.Optional(Type.String()),
+  recordLogs: Type.Optional(LenientBoolean({ description: 'Log every change to its records; false switches the record log off (entries kept)' })),
   addFields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
   editFields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
   removeFields: Type.Optional(Type.Array(Type.String(), { maxItems: 500 })),
@@ -109,6 +111,7 @@ export const WorksheetOut = Type.Object({
   name: Type.String(),
   alias: Type.String(),
   remark: Type.String(),
+  recordLogs: Type.Boolean({ description: 'Whether changes to its records are logged' }),
   fields: Type.Array(FieldOut),
   views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() })),
   indexes: Type.Array(

@@ -25,6 +25,8 @@ export interface CreateWorksheetInput {
   alias?: string;
   remark?: string;
   sectionId?: string;
+  /** Whether changes to its records are logged (default true). */
+  recordLogs?: boolean;
   fields?: FieldDefinitionInput[];
 }
 
@@ -34,6 +36,7 @@ export interface UpdateStructureInput {
   sectionId?: string;
   alias?: string;
   remark?: string;
+  recordLogs?: boolean;
   addFields?: FieldDefinitionInput[];
   editFields?: FieldDefinitionInput[];
   removeFields?: string[];
@@ -82,6 +85,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
       name,
       alias: alias ?? '',
       remark: input.remark ?? '',
+      record_logs: input.recordLogs === false ? 0 : 1,
       created_at: now,
       updated_at: now,
     });
@@ -154,7 +158,7 @@ function withFields(worksheetId: string, fields: FieldMeta[]): WorksheetSchema {
     byKey.set(field.id, field);
     if (field.alias) byKey.set(field.alias, field);
   }
-  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
+  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', recordLogs: true, table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
 }
 
 /** Aliases are unique per application only, so their cache entries carry the application. */
@@ -242,6 +246,7 @@ export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
     name: schema.name,
     alias: schema.alias,
     remark: schema.remark,
+    recordLogs: schema.recordLogs,
     fields: schema.fields.map((field) => presentField(field, ctx.profile)),
     views: [] as Array<{ id: string; name: string; type: number }>,
     indexes: await listIndexes(ctx, schema),
@@ -313,6 +318,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
     if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
     if (input.remark !== undefined) changes.remark = input.remark;
+    if (input.recordLogs !== undefined) changes.record_logs = input.recordLogs ? 1 : 0;
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));

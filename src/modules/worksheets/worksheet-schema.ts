@@ -12,6 +12,8 @@ export interface WorksheetSchema {
   name: string;
   alias: string;
   remark: string;
+  /** Whether changes to its records are written to the record log (on unless switched off). */
+  recordLogs: boolean;
   /** The physical table holding the rows. */
   table: string;
   /** Every field, in form order. */

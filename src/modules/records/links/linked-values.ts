@@ -76,10 +76,17 @@ export async function readPointedTitles(ctx: ServiceContext, fields: FieldMeta[]
       byWorksheet.get(worksheetId)!.add(id);
     }
   }
-  for (const [worksheetId, ids] of byWorksheet) {
-    const schema = await loadSchema(ctx, worksheetId);
-    const title = schema.fields.find((f) => f.isTitle);
-    if (!title?.fieldType.column) continue;
-    for (const row of await liveTitles(ctx, schema.table, title.id, [...ids])) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
-  }
+  for (const [worksheetId, ids] of byWorksheet) await addTitles(ctx, worksheetId, [...ids], titles, false);
+}
+
+/**
+ * Adds to `titles` the titles of these records of a worksheet: live ones, and with `evenDeleted`
+ * those in the recycle bin too (a record log names records that may have gone since).
+ */
+export async function addTitles(ctx: ServiceContext, worksheetId: string, ids: string[], titles: Map<string, string>, evenDeleted: boolean): Promise<void> {
+  if (ids.length === 0) return;
+  const schema = await loadSchema(ctx, worksheetId);
+  const title = schema.fields.find((f) => f.isTitle);
+  if (!title?.fieldType.column) return;
+  for (const row of await liveTitles(ctx, schema.table, title.id, ids, evenDeleted)) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
 }

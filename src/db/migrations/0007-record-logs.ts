@@ -1,0 +1,26 @@
+import { sql, type Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/sql-dialect.js';
+
+/**
+ * The record log: one row per change of one record (create, update, delete, restore), written in
+ * the change's transaction. `seq` orders the entries (newest first on the wire) and is the cursor
+ * (`lastMark`); the index serves a record's entries newest first and a worksheet's removal.
+ * `changes` holds the per-field entries as JSON (stored values, rendered for people when read).
+ * Worksheets get `record_logs` (1: log changes, the default; 0: no log).
+ */
+export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
+  await sql`
+    CREATE TABLE record_logs (
+      seq ${sql.raw(dialect.linkSequenceColumn)},
+      worksheet_id TEXT NOT NULL,
+      row_id TEXT NOT NULL,
+      action INTEGER NOT NULL,
+      source INTEGER NOT NULL,
+      operator_id TEXT NOT NULL,
+      created_at BIGINT NOT NULL,
+      changes TEXT NOT NULL
+    )
+  `.execute(db);
+  await sql`CREATE INDEX record_logs_row ON record_logs (worksheet_id, row_id, seq)`.execute(db);
+  await sql`ALTER TABLE worksheets ADD COLUMN record_logs INTEGER NOT NULL DEFAULT 1`.execute(db);
+}
