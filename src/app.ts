@@ -17,7 +17,8 @@ import { notFoundPlugin } from './plugins/not-found.js';
 import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { recordLogRoutes, recordRoutes } from './modules/records/index.js';
+import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/records/index.js';
+import { contextOf } from './plugins/service-context.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
@@ -69,6 +70,10 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.addHook('onClose', () => recompute.close());
   await recompute.resume();
   app.addHook('onClose', () => indexes.close());
+  const recycleBin = new RecycleBinSweep(database.db, config.recycleBinDays, app.clock, (actor) => contextOf(app, actor, app.log), (error) => app.log.error({ err: error }, 'emptying the recycle bin failed'));
+  app.decorate('recycleBin', recycleBin);
+  app.addHook('onReady', () => recycleBin.start());
+  app.addHook('onClose', () => recycleBin.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor } from '../shared/actor.js';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/connection.js';
 import { SchemaCache } from '../shared/schema-cache.js';
@@ -7,6 +8,7 @@ import type { ServiceContext } from '../shared/service-context.js';
 import { actorOf } from './authentication.js';
 import type { FileService } from '../files/file-service.js';
 import type { BackgroundRecompute } from '../modules/worksheets/background-recompute.js';
+import type { RecycleBinSweep } from '../modules/records/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,21 +23,27 @@ declare module 'fastify' {
     files: FileService;
     /** Computes fields of large worksheets in the background. */
     recompute: BackgroundRecompute;
+    /** Removes records that have been in the recycle bin longer than RECYCLE_BIN_DAYS. */
+    recycleBin: RecycleBinSweep;
   }
 }
 
 /** The context a route hands to its service: the authenticated actor and the app's resources. */
 export function serviceContext(request: FastifyRequest): ServiceContext {
-  const app = request.server;
+  return contextOf(request.server, actorOf(request), request.log);
+}
+
+/** A service context for work the server does on its own (background jobs), acting as `actor`. */
+export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLogger): ServiceContext {
   return {
-    actor: actorOf(request),
+    actor,
     db: app.database.db,
     dialect: app.database.dialect,
     reader: app.database.reader,
     now: app.clock,
     timeZone: app.config.timeZone,
     profile: app.config.apiProfile,
-    log: request.log,
+    log,
     schemas: app.schemaCache,
     indexes: app.indexes,
     files: app.files,

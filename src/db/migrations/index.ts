@@ -7,6 +7,7 @@ import * as rowChanges from './0004-row-changes.js';
 import * as recordSequence from './0005-record-sequence.js';
 import * as files from './0006-files.js';
 import * as recordLogs from './0007-record-logs.js';
+import * as deletedBy from './0011-deleted-by.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0005-record-sequence': recordSequence,
   '0006-files': files,
   '0007-record-logs': recordLogs,
+  '0011-deleted-by': deletedBy,
 };

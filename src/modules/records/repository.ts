@@ -87,11 +87,11 @@ export async function updateRows(db: Executor, table: string, ids: string[], cha
   return updated.map((r) => r.id as string);
 }
 
-/** Moves live rows to the recycle bin; returns the ids that were live. */
-export async function softDeleteRows(db: Executor, table: string, ids: string[], at: number): Promise<string[]> {
+/** Moves live rows to the recycle bin, noting when and by whom; returns the ids that were live. */
+export async function softDeleteRows(db: Executor, table: string, ids: string[], at: number, actor: string): Promise<string[]> {
   const deleted = await rows(db)
     .updateTable(table)
-    .set({ _deleted_at: at })
+    .set({ _deleted_at: at, _deleted_by: actor })
     .where('id', 'in', ids)
     .where('_deleted_at', 'is', null)
     .returning('id')
@@ -116,6 +116,12 @@ export async function liveTitles(source: RowSource, table: string, titleColumn: 
   return (await read(source, query)) as Array<{ id: unknown; title: unknown; created: unknown }>;
 }
 
+/** Up to `limit` ids of rows moved to the recycle bin before `cutoff` (epoch milliseconds). */
+export async function deletedBefore(db: Executor, table: string, cutoff: number, limit: number): Promise<string[]> {
+  const found = await rows(db).selectFrom(table).select('id').where('_deleted_at', 'is not', null).where('_deleted_at', '<', cutoff).limit(limit).execute();
+  return found.map((row) => row.id as string);
+}
+
 /** Whether a row with this id is in the table, live or in the recycle bin. */
 export async function rowExists(db: Executor, table: string, id: string): Promise<boolean> {
   return (await rows(db).selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -125,7 +131,7 @@ export async function rowExists(db: Executor, table: string, id: string): Promis
 export async function restoreRows(db: Executor, table: string, ids: string[], actor: string, at: number): Promise<string[]> {
   const restored = await rows(db)
     .updateTable(table)
-    .set({ _deleted_at: null, _updated_by: actor, _updated_at: at })
+    .set({ _deleted_at: null, _deleted_by: null, _updated_by: actor, _updated_at: at })
     .where('id', 'in', ids)
     .where('_deleted_at', 'is not', null)
     .returning('id')
@@ -146,8 +152,15 @@ export async function liveValues(db: Executor, table: string, ids: string[], col
   return new Map(found.map((row) => [row.id as string, row]));
 }
 
+/** Which rows a list reads: the live ones, or those in the recycle bin. */
+export type RowState = 'live' | 'bin';
+
+function inState<Q extends { where: (column: string, op: 'is' | 'is not', value: null) => Q }>(query: Q, state: RowState): Q {
+  return query.where('_deleted_at', state === 'live' ? 'is' : 'is not', null);
+}
+
 /**
- * A page of live rows that the predicate lets through, in the given order; `id` always breaks
+ * A page of live rows (or rows in the recycle bin) that the predicate lets through, in the given order; `id` always breaks
  * ties so that pages never overlap. One statement: the page's ids are found first, in a subquery
  * (from the sort index alone when there is no filter: a deep page skips index entries, not rows),
  * then only those rows are read and put in order again, which costs a sort of one page.
@@ -160,9 +173,10 @@ export async function listRows(
   sort: SortTerm[],
   limit: number,
   offset: number,
+  state: RowState = 'live',
 ): Promise<ReadRow[]> {
   const tieBreak = sort.length > 0 && !sort[sort.length - 1].ascending ? 'desc' : 'asc';
-  let page = rows(source.db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+  let page = inState(rows(source.db).selectFrom(table).select('id'), state);
   if (!predicate.everyRow) page = page.where(predicate.expression);
   for (const term of sort) page = page.orderBy(orderExpression(term));
   page = page.orderBy('id', tieBreak).limit(limit).offset(offset);
@@ -174,9 +188,9 @@ export async function listRows(
   return read(source, query.orderBy('t.id', tieBreak));
 }
 
-/** The statement that counts the live rows the predicate lets through, and its parameters. */
-export function countStatement(source: RowSource, table: string, predicate: RowPredicate): { sql: string; parameters: readonly unknown[] } {
-  let query = rows(source.db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where('_deleted_at', 'is', null);
+/** The statement that counts the live rows (or those in the recycle bin) the predicate lets through, and its parameters. */
+export function countStatement(source: RowSource, table: string, predicate: RowPredicate, state: RowState = 'live'): { sql: string; parameters: readonly unknown[] } {
+  let query = inState(rows(source.db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')), state);
   if (!predicate.everyRow) query = query.where(predicate.expression);
   return query.compile();
 }

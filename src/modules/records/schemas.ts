@@ -65,6 +65,7 @@ export const ListBody = Type.Optional(
     useFieldIdAsKey: Type.Optional(LenientBoolean({ description: 'Given (true or false): flat rows keyed by field id (true) or alias (false)' })),
     tableView: Type.Optional(LenientBoolean({ description: 'Accepted; without views every list is in table format' })),
     responseFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')], { description: 'md: rows is one text table' })),
+    recycleBin: Type.Optional(LenientBoolean({ description: 'List the records in the recycle bin (with _deletedAt and _deletedBy), latest deleted first unless sorted' })),
   }),
 );
 
@@ -99,6 +100,8 @@ export const RecordOut = Type.Object({
   _updatedBy: User,
   _createdAt: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
   _updatedAt: Type.String(),
+  _deletedAt: Type.Optional(Type.String({ description: 'Recycle bin lists: when the record was deleted' })),
+  _deletedBy: Type.Optional(User),
 });
 
 /** A flat record: `id`, `rowId`, one key per field (alias or field id), system keys when asked for. */
@@ -112,6 +115,8 @@ export const FlatRecordOut = Type.Object(
     _createdAt: Type.Optional(Type.String()),
     _updatedAt: Type.Optional(Type.String()),
     autoid: Type.Optional(Type.Integer({ description: "The record's number in its worksheet: 1, 2, 3… in creation order, never reused" })),
+    _deletedAt: Type.Optional(Type.String({ description: 'Recycle bin lists: when the record was deleted' })),
+    _deletedBy: Type.Optional(User),
   },
   { additionalProperties: true, description: 'One more key per field: its alias (or field id), holding its value' },
 );

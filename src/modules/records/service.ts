@@ -11,6 +11,7 @@ import * as repository from './repository.js';
 import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
 import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
+import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-codec.js';
 
 export const MAX_BATCH = 1000;
@@ -32,6 +33,8 @@ export interface ListInput {
   tableView?: boolean;
   /** `md`: `rows` is one text table instead of an array. */
   responseFormat?: 'json' | 'md';
+  /** List the records in the recycle bin instead of the live ones (`recycle-bin.ts`). */
+  recycleBin?: boolean;
 }
 
 /** The fields a list projects to; blank entries (`[""]`, as in the public examples) are skipped. */
@@ -185,17 +188,21 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const { predicate: filter, indexable } = planFilter(scope, input.filter);
   const search = compileSearch(scope, input.search);
   const predicate = search ? bothOf(filter, search) : filter;
+  const state = rowStateOf(input.recycleBin);
   const sort = sortTerms(schema, input.sorts);
+  if (state === 'bin' && sort.length === 0) sort.push(...BIN_ORDER);
   // The index that would serve this list is asked for; it is built in the background, never here.
+  // (Not for the recycle bin: its lists are rare, and an index for them would slow every write.)
   const leading = sort[0] && !sort[0].optionOrder ? sort[0].column : null;
-  requestReadIndex(ctx, schema, indexFor(indexable, leading));
+  if (state === 'live') requestReadIndex(ctx, schema, indexFor(indexable, leading));
   const countTotal = input.includeTotalCount !== false;
   // A filtered total counts every matching row: the index of (equality columns, range column)
   // lets the count read index entries alone, where the sort's index would read every row.
-  if (countTotal && !predicate.everyRow) requestReadIndex(ctx, schema, indexFor(indexable, null));
+  if (countTotal && !predicate.everyRow && state === 'live') requestReadIndex(ctx, schema, indexFor(indexable, null));
+  const columns = state === 'bin' ? [...selectColumns(fields), ...DELETION_COLUMNS] : selectColumns(fields);
   const [raw, total] = await Promise.all([
-    repository.listRows(ctx, schema.table, selectColumns(fields), predicate, sort, pageSize, (pageIndex - 1) * pageSize),
-    !countTotal ? undefined : predicate.everyRow ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, [schema.id]).then((sums) => sums.live) : countFiltered(ctx, schema, predicate),
+    repository.listRows(ctx, schema.table, columns, predicate, sort, pageSize, (pageIndex - 1) * pageSize, state),
+    !countTotal ? undefined : predicate.everyRow && state === 'live' ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, [schema.id]).then((sums) => sums.live) : countFiltered(ctx, schema, predicate, state),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {
@@ -203,12 +210,13 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
     const rows = await presentRows(ctx, fields, raw, { kind: 'flat', keyByFieldId: true, systemFields });
     return { rows: recordsMarkdown(fields, rows, systemFields), ...page };
   }
-  return { rows: await presentRows(ctx, fields, raw, rowShapeFor(ctx.profile, input)), ...page };
+  const rows = await presentRows(ctx, fields, raw, rowShapeFor(ctx.profile, input));
+  return { rows: state === 'bin' ? await withDeletion(ctx, raw, rows) : rows, ...page };
 }
 
 /** The total of a filtered list: counted once per version of the records (`filtered-totals.ts`). */
-async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate): Promise<number> {
-  const statement = repository.countStatement(ctx, schema.table, predicate);
+async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate, state: repository.RowState = 'live'): Promise<number> {
+  const statement = repository.countStatement(ctx, schema.table, predicate, state);
   // A filter on a relation reads the related worksheets' records too: their writes change the total as well.
   const { version } = await rowCountSums(ctx.db, ctx.reader, ctx.dialect, [...new Set([schema.id, ...predicate.relatedWorksheets])]);
   return filteredTotal(schema, `${statement.sql}\u0000${JSON.stringify(statement.parameters)}`, version, () => repository.countRows(ctx, statement));

@@ -361,7 +361,7 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       // `before` is left null for a record that was already in the recycle bin (it was not live).
       changes = removed.map(({ id, wasLive }) => ({ worksheetId: schema.id, rowId: id, kind: 'purge', before: wasLive ? new Map() : null, after: null, source }));
     } else {
-      const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now());
+      const deleted = await repository.softDeleteRows(trx, schema.table, ids, ctx.now(), ctx.actor.accountId);
       changes = deleted.map((id) => ({ worksheetId: schema.id, rowId: id, kind: 'delete', before: new Map(), after: null, source }));
     }
     const removed = changes.map((c) => c.rowId);

@@ -26,6 +26,8 @@ export async function createRowTable(db: Executor, dialect: SqlDialect, workshee
     sql`_created_at ${sql.raw(time)} NOT NULL`,
     sql`_updated_at ${sql.raw(time)} NOT NULL`,
     sql`_deleted_at ${sql.raw(time)}`,
+    // Who moved the record to the recycle bin (null while it is live).
+    sql`_deleted_by ${sql.raw(text)}`,
     // The record's number in its worksheet (`autoid` on the wire), assigned on insert.
     sql`_autoid ${sql.raw(dialect.recordNumbers.columnType)}`,
     ...fields.map((f) => columnSql(dialect, f)).filter((c) => c !== null),
