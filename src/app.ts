@@ -18,6 +18,7 @@ import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
+import { discussionRoutes } from './modules/discussions/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
@@ -86,6 +87,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
+    await app.register(discussionRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
   }
   return app;

@@ -1,2 +1,8 @@
 /** Records of worksheets. */
 export { recordRoutes } from './routes.js';
+/** What other modules (discussions) use of records: liveness, members, and the file store's write path. */
+export { liveRecordIds } from './repository.js';
+export { checkReferencesExist, resolveReferences } from './references.js';
+export { emptyReferenceSet } from './value-codec.js';
+export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';
+export type { HookContext, RecordChange, RecordHook } from './writer.js';

@@ -22,6 +22,7 @@ import * as repository from './repository.js';
 import { noteInsertedRows, noteRowChanges } from './row-counts.js';
 import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
+import { purgeDiscussions } from '../discussions/purge-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -77,7 +78,7 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [countChanges];
+const HOOKS: RecordHook[] = [countChanges, purgeDiscussions];
 
 async function runHooks(changes: RecordChange[], hook: HookContext): Promise<void> {
   for (const run of HOOKS) await run(changes, hook);
