@@ -107,6 +107,8 @@ describeApi(
       expect((await list(ctx, sheet, rowId, `?search=${encodeURIComponent('_')}`)).total).toBe(0);
       expect((await list(ctx, sheet, rowId, '?search=%20%20')).total).toBe(4);
       expect((await list(ctx, sheet, rowId, '?onlyWithAttachments=true')).total).toBe(0);
+      const tooLong = await ctx.call('GET', `${pathOf(sheet, rowId)}?search=${'x'.repeat(5001)}`);
+      expect(tooLong.body).toMatchObject({ error_code: 10002, error_msg: 'search: text to match is at most 5000 characters, got 5001' });
     });
 
     it('mentions members written as @[name](accountId) and in mentions, each once, shown with their names', async () => {
@@ -172,6 +174,7 @@ describeApi(
       expect((await ctx.call('POST', pathOf(sheet, rowId), { message: '😀'.repeat(10_000) })).body.error_msg).toBe('');
       const notText = await ctx.call('POST', pathOf(sheet, rowId), { message: { text: 'x' } });
       expect(notText.status).toBe(400);
+      expect(notText.body.error_code).toBe(10001);
       expect((await list(ctx, sheet, rowId)).total).toBe(1);
     });
 
@@ -254,6 +257,14 @@ describeApi(
       expect((await ctx.call('DELETE', `${rows()}/batch`, { rowIds: [binned], permanent: true })).body.data).toEqual({ successfulRowIds: [binned], failedRowIds: [] });
       expect(await stored(binned)).toEqual([]);
       expect(await stored(kept)).toHaveLength(1);
+    });
+
+    it('finds the worksheet by its alias', async () => {
+      const made = await ctx.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', { name: 'Aliased', alias: 'aliased', fields: [{ name: 'Title', alias: 'title', type: '2', isTitle: true }] });
+      const aliased: Sheet = { id: made.body.data.worksheetId, field: {} };
+      const rowId = await createRecord(ctx, aliased, [{ id: 'title', value: 'by alias' }]);
+      const id = await post(ctx, { id: 'aliased', field: {} }, rowId, { message: 'through the alias' });
+      expect((await list(ctx, aliased, rowId)).discussions.map((d) => d.id)).toEqual([id]);
     });
 
     it('removes the discussions of a deleted worksheet', async () => {
