@@ -194,6 +194,12 @@ describeApi(
       expect((await list(ctx, sheet, other)).total).toBe(1);
     });
 
+    it('documents the three routes in the OpenAPI document', async () => {
+      const paths = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths as Record<string, Record<string, unknown>>;
+      expect(Object.keys(paths['/v3/app/worksheets/{worksheet_id}/rows/{row_id}/discussions']).sort()).toEqual(['get', 'post']);
+      expect(Object.keys(paths['/v3/app/worksheets/{worksheet_id}/rows/{row_id}/discussions/{discussion_id}'])).toEqual(['delete']);
+    });
+
     it('lets a read-only key list discussions but not post or delete them (10005)', async () => {
       const rowId = await createRecord(ctx, sheet, [{ id: 'title', value: 'guarded' }]);
       const id = await post(ctx, sheet, rowId, { message: 'hello' });
