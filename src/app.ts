@@ -19,6 +19,7 @@ import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/records/index.js';
 import { contextOf } from './plugins/service-context.js';
+import { discussionRoutes } from './modules/discussions/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
@@ -92,6 +93,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });
+    await app.register(discussionRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
   }
   return app;

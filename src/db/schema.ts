@@ -116,6 +116,24 @@ export interface MetaSchema {
     created_at: number;
     changes: string;
   };
+  /**
+   * One message of a record's discussion. `mentions`: JSON array of account ids. Its files are rows of
+   * `files` with `field_id` = `discussion:<id>`;
+   * `attachments`: JSON array of their ids, in the order given.
+   */
+  discussions: {
+    id: string;
+    app_id: string;
+    worksheet_id: string;
+    row_id: string;
+    message: string;
+    reply_to_id: string | null;
+    reply_to_author: string | null;
+    mentions: string;
+    attachments: string;
+    created_by: string;
+    created_at: number;
+  };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
 }

@@ -2,5 +2,5 @@
 export { compileFilter, indexFor, planFilter, type FilterScope, type IndexableColumns, type PlannedIndex } from './compile-filter.js';
 export { EVERY_ROW, bothOf, type RowPredicate } from './row-predicate.js';
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
-export { compileSearch } from './search.js';
+export { compileSearch, containsText } from './search.js';
 export { systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { AppError } from '../shared/app-error.js';
 import type { FieldMeta } from '../fields/field-type.js';
+import type { SqlDialect } from '../db/dialect/sql-dialect.js';
 import type { FilterScope } from './compile-filter.js';
 import { checkMatchLength, literalPattern } from './conditions/text.js';
 import { predicateOf, type RowPredicate } from './row-predicate.js';
@@ -14,6 +15,15 @@ function wordsOf(search: string): string[] {
   for (const word of words) checkMatchLength(word, 'search');
   if (words.length > MAX_SEARCH_WORDS) throw AppError.invalidValue(`search: at most ${MAX_SEARCH_WORDS} words, got ${words.length}`);
   return words;
+}
+
+/**
+ * Whether a text column contains `text` anywhere, case-insensitively (folded alike on both engines);
+ * `where` names the parameter when the text is too long to match (10002).
+ * @example containsText(dialect, sql.ref('message'), 'Invoice', 'search')
+ */
+export function containsText(dialect: SqlDialect, column: Expression<unknown>, text: string, where: string): Expression<SqlBool> {
+  return dialect.likeFolded(column, `%${literalPattern(checkMatchLength(text, where))}%`);
 }
 
 /** Where one word may match in one field: its text, or the text of its options. */

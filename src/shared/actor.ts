@@ -19,3 +19,11 @@ export const PSEUDO_USERS: ReadonlyMap<string, string> = new Map([
   ['user-undefined', 'Unspecified'],
   ['user-workflow', 'Workflow'],
 ]);
+
+/**
+ * Whether the actor administers its application. An app key always does; users (a later issue)
+ * will by their role.
+ */
+export function actsAsAdministrator(actor: Actor): boolean {
+  return actor.kind === 'appKey';
+}

@@ -7,6 +7,7 @@ import * as rowChanges from './0004-row-changes.js';
 import * as recordSequence from './0005-record-sequence.js';
 import * as files from './0006-files.js';
 import * as recordLogs from './0007-record-logs.js';
+import * as discussions from './0008-discussions.js';
 import * as deletedBy from './0011-deleted-by.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0005-record-sequence': recordSequence,
   '0006-files': files,
   '0007-record-logs': recordLogs,
+  '0008-discussions': discussions,
   '0011-deleted-by': deletedBy,
 };

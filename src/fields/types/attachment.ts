@@ -45,6 +45,36 @@ function isAttachmentEdit(value: unknown): value is AttachmentEdit {
 }
 
 /**
+ * Files as written (`[{name, url}]`, one item alone, `{id}` of a file to keep), as an edit in `mode`;
+ * 10002 naming `label` for anything else. Attachment values and a discussion's attachments are read by it.
+ * @example readFileItems([{ name: 'a.txt', url: 'data:text/plain;base64,YQ==' }], 'attachments', 'replace')
+ */
+export function readFileItems(value: unknown, label: string, mode: AttachmentEdit['mode']): AttachmentEdit {
+  const items = Array.isArray(value) ? value : [value];
+  const edit: AttachmentEdit = { mode, keep: [], uploads: [] };
+  for (const [i, item] of items.entries()) {
+    const where = items.length > 1 ? `[${i}]` : '';
+    if (typeof item !== 'object' || item === null) throw badFieldValue(label, `expected files as {name, url}${where ? ` at ${where}` : ''}, got ${show(item)}`);
+    const { id, fileId, name, url } = item as Record<string, unknown>;
+    if (url === undefined && (typeof id === 'string' || typeof fileId === 'string')) {
+      edit.keep.push(String(id ?? fileId));
+      continue;
+    }
+    if (typeof url !== 'string' || url.trim() === '') throw badFieldValue(label, `file${where}: url is required (an http(s) address or a data: base64 payload)`);
+    if (name !== undefined && (typeof name !== 'string' || name.length > MAX_NAME)) throw badFieldValue(label, `file${where}: name must be text of at most ${MAX_NAME} characters`);
+    const data = DATA_URL.exec(url.trim());
+    if (data) {
+      edit.uploads.push({ name: (name as string | undefined)?.trim() || 'file', source: { kind: 'data', bytes: Buffer.from(data[3].replace(/\s/g, ''), 'base64') } });
+    } else if (/^https?:\/\//i.test(url.trim())) {
+      edit.uploads.push({ name: (name as string | undefined)?.trim() || nameFromUrl(url.trim()), source: { kind: 'url', url: url.trim() } });
+    } else {
+      throw badFieldValue(label, `file${where}: url must be an http(s) address or a data:…;base64, payload, got ${show(url)}`);
+    }
+  }
+  return edit;
+}
+
+/**
  * 14 Attachment: files. Written as `[{name, url}]` where `url` is an http(s) address (fetched by the
  * server) or a `data:` base64 payload, and `{id}` for a file the record already has (kept by an
  * overwrite); the item's `type` 0 (the default) overwrites, 1 appends. Read as `[{id, name, size,
@@ -58,30 +88,7 @@ export const attachment = defineFieldType({
   edits: 'files',
   availability: 'ready',
   storedWhenEmpty: { mode: 'replace', keep: [], uploads: [] } satisfies AttachmentEdit,
-  write(value, _field, ctx) {
-    const items = Array.isArray(value) ? value : [value];
-    const edit: AttachmentEdit = { mode: ctx.mode === 1 ? 'append' : 'replace', keep: [], uploads: [] };
-    for (const [i, item] of items.entries()) {
-      const where = items.length > 1 ? `[${i}]` : '';
-      if (typeof item !== 'object' || item === null) throw badFieldValue(ctx.label, `expected files as {name, url}${where ? ` at ${where}` : ''}, got ${show(item)}`);
-      const { id, fileId, name, url } = item as Record<string, unknown>;
-      if (url === undefined && (typeof id === 'string' || typeof fileId === 'string')) {
-        edit.keep.push(String(id ?? fileId));
-        continue;
-      }
-      if (typeof url !== 'string' || url.trim() === '') throw badFieldValue(ctx.label, `file${where}: url is required (an http(s) address or a data: base64 payload)`);
-      if (name !== undefined && (typeof name !== 'string' || name.length > MAX_NAME)) throw badFieldValue(ctx.label, `file${where}: name must be text of at most ${MAX_NAME} characters`);
-      const data = DATA_URL.exec(url.trim());
-      if (data) {
-        edit.uploads.push({ name: (name as string | undefined)?.trim() || 'file', source: { kind: 'data', bytes: Buffer.from(data[3].replace(/\s/g, ''), 'base64') } });
-      } else if (/^https?:\/\//i.test(url.trim())) {
-        edit.uploads.push({ name: (name as string | undefined)?.trim() || nameFromUrl(url.trim()), source: { kind: 'url', url: url.trim() } });
-      } else {
-        throw badFieldValue(ctx.label, `file${where}: url must be an http(s) address or a data:…;base64, payload, got ${show(url)}`);
-      }
-    }
-    return edit;
-  },
+  write: (value, _field, ctx) => readFileItems(value, ctx.label, ctx.mode === 1 ? 'append' : 'replace'),
   read(stored, _field, refs) {
     if (stored === null || !Array.isArray(stored)) return [];
     return (stored as AttachedFile[]).map((file) => ({ id: file.id, name: file.name, size: file.size, mimeType: file.mimeType, downloadUrl: refs.fileUrl?.(file.id) ?? '' }));

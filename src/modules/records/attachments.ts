@@ -44,29 +44,45 @@ async function appBytes(db: Executor, appId: string): Promise<number> {
  * pending upload it came from.
  */
 export async function uploadAttachments(ctx: ServiceContext, schema: WorksheetSchema, rows: Array<Map<string, unknown>>): Promise<Map<PendingUpload, Uploaded>> {
-  const pending: Array<{ upload: PendingUpload; field: FieldMeta }> = [];
+  const pending: FileToUpload[] = [];
   if (!schema.fields.some((field) => field.fieldType.edits === 'files')) return new Map();
   for (const values of rows) {
-    for (const field of attachmentEditsOf(schema, values)) for (const upload of (values.get(field.id) as AttachmentEdit).uploads) pending.push({ upload, field });
+    for (const field of attachmentEditsOf(schema, values)) {
+      for (const upload of (values.get(field.id) as AttachmentEdit).uploads) pending.push({ upload, label: `field "${field.name}" file "${upload.name}"` });
+    }
   }
+  return uploadFiles(ctx, schema.appId, pending);
+}
+
+/** A file to put in the store, and how messages name it. */
+export interface FileToUpload {
+  upload: PendingUpload;
+  label: string;
+}
+
+/**
+ * Fetches or decodes files for an application (record attachments, a discussion's files), checks
+ * sizes (100007) and the application's quota (430017), and puts the bytes in the store. Returns
+ * what was stored, by the pending upload it came from; on failure nothing stays in the store.
+ */
+export async function uploadFiles(ctx: ServiceContext, appId: string, pending: FileToUpload[]): Promise<Map<PendingUpload, Uploaded>> {
   const uploaded = new Map<PendingUpload, Uploaded>();
   if (pending.length === 0) return uploaded;
   const { limits, store } = ctx.files;
   const fetched: Array<{ upload: PendingUpload; bytes: Buffer }> = [];
-  for (const { upload, field } of pending) {
-    const label = `field "${field.name}" file "${upload.name}"`;
+  for (const { upload, label } of pending) {
     const bytes = upload.source.kind === 'data' ? upload.source.bytes : (await fetchRemote(upload.source.url, limits.fetch, label)).bytes;
     if (bytes.length > limits.maxBytes) throw new AppError(ErrorCode.AttachmentLimitExceeded, 400, `${label}: ${bytes.length} bytes, more than the ${limits.maxBytes} a file may have`);
     fetched.push({ upload, bytes });
   }
   const adding = fetched.reduce((sum, f) => sum + f.bytes.length, 0);
-  const used = await appBytes(ctx.db, schema.appId);
+  const used = await appBytes(ctx.db, appId);
   if (used + adding > limits.appQuotaBytes) {
     throw new AppError(ErrorCode.AttachmentQuotaExceeded, 400, `the application's files would take ${used + adding} bytes, more than its quota of ${limits.appQuotaBytes}`);
   }
   try {
     for (const { upload, bytes } of fetched) {
-      const storageKey = `${schema.appId}/${newObjectId()}`;
+      const storageKey = `${appId}/${newObjectId()}`;
       await store.put(storageKey, bytes);
       uploaded.set(upload, { name: upload.name, size: bytes.length, mimeType: await sniffContentType(bytes), sha256: createHash('sha256').update(bytes).digest('hex'), storageKey });
     }
@@ -106,30 +122,42 @@ export async function settleAttachments(
   if (files.length > ctx.files.limits.perRecord) {
     throw new AppError(ErrorCode.AttachmentLimitExceeded, 400, `${label}: a record holds at most ${ctx.files.limits.perRecord} files here, this write would give it ${files.length}`);
   }
-  if (added.length > 0) {
-    const now = ctx.now();
-    await trx
-      .insertInto('files')
-      .values(
-        added.map(({ id, stored }) => ({
-          id,
-          app_id: schema.appId,
-          worksheet_id: schema.id,
-          field_id: field.id,
-          row_id: rowId,
-          name: stored.name,
-          size: stored.size,
-          mime_type: stored.mimeType,
-          sha256: stored.sha256,
-          storage_key: stored.storageKey,
-          created_by: ctx.actor.accountId,
-          created_at: now,
-        })),
-      )
-      .execute();
-  }
+  await insertFileRows(trx, ctx, { appId: schema.appId, worksheetId: schema.id, fieldId: field.id, rowId }, added);
   const removed = current.filter((file) => !kept.includes(file)).map((file) => file.id);
   return { files, removedKeys: await deleteFileRows(trx, removed) };
+}
+
+/** Where stored files belong: a record's attachment field, or a discussion (`fieldId` `discussion:<id>`). */
+export interface FileOwner {
+  appId: string;
+  worksheetId: string;
+  fieldId: string;
+  rowId: string;
+}
+
+/** Writes the `files` rows of files put in the store for `owner`, inside the write's transaction. */
+export async function insertFileRows(trx: Executor, ctx: ServiceContext, owner: FileOwner, added: Array<{ id: string; stored: Uploaded }>): Promise<void> {
+  if (added.length === 0) return;
+  const now = ctx.now();
+  await trx
+    .insertInto('files')
+    .values(
+      added.map(({ id, stored }) => ({
+        id,
+        app_id: owner.appId,
+        worksheet_id: owner.worksheetId,
+        field_id: owner.fieldId,
+        row_id: owner.rowId,
+        name: stored.name,
+        size: stored.size,
+        mime_type: stored.mimeType,
+        sha256: stored.sha256,
+        storage_key: stored.storageKey,
+        created_by: ctx.actor.accountId,
+        created_at: now,
+      })),
+    )
+    .execute();
 }
 
 /** Deletes `files` rows by id; returns their storage keys. */
@@ -143,6 +171,12 @@ async function deleteFileRows(trx: Executor, ids: string[]): Promise<string[]> {
 export async function deleteFilesOfRecords(trx: Executor, rowIds: string[]): Promise<string[]> {
   if (rowIds.length === 0) return [];
   const rows = await trx.deleteFrom('files').where('row_id', 'in', rowIds).returning('storage_key').execute();
+  return rows.map((row) => row.storage_key);
+}
+
+/** Deletes the `files` rows a record's discussion (or another owner within the record) holds; returns their storage keys. */
+export async function deleteFilesOfOwner(trx: Executor, rowId: string, fieldId: string): Promise<string[]> {
+  const rows = await trx.deleteFrom('files').where('row_id', '=', rowId).where('field_id', '=', fieldId).returning('storage_key').execute();
   return rows.map((row) => row.storage_key);
 }
 

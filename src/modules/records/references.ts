@@ -4,21 +4,24 @@ import { PSEUDO_USERS } from '../../shared/actor.js';
 import type { ResolvedReferences } from '../../fields/field-type.js';
 import type { ReferenceSet } from './value-codec.js';
 
-/** Every written member and department id must exist in the caller's organization (10002 otherwise). */
-export async function checkReferencesExist(db: Executor, organizationId: string, refs: ReferenceSet): Promise<void> {
+/**
+ * Every written member and department id must exist in the caller's organization (10002 otherwise,
+ * the message starting with `where` when given, e.g. `mentions: `).
+ */
+export async function checkReferencesExist(db: Executor, organizationId: string, refs: ReferenceSet, where = ''): Promise<void> {
   if (refs.account.size > 0) {
     const ids = [...refs.account];
     const found = await db.selectFrom('accounts').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
     const known = new Set(found.map((r) => r.id));
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) throw AppError.invalidValue(`no member with accountId ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+    if (missing.length > 0) throw AppError.invalidValue(`${where}no member with accountId ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
   }
   if (refs.department.size > 0) {
     const ids = [...refs.department];
     const found = await db.selectFrom('departments').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
     const known = new Set(found.map((r) => r.id));
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) throw AppError.invalidValue(`no department with id ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+    if (missing.length > 0) throw AppError.invalidValue(`${where}no department with id ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
   }
 }
 

@@ -23,6 +23,7 @@ import { noteInsertedRows, noteRowChanges } from './row-counts.js';
 import { logRecordChanges } from './logs/log-hook.js';
 import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
+import { purgeDiscussions } from '../discussions/purge-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -82,7 +83,7 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [countChanges, logRecordChanges];
+const HOOKS: RecordHook[] = [countChanges, logRecordChanges, purgeDiscussions];
 
 async function runHooks(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, changes: RecordChange[]): Promise<void> {
   const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now() };

@@ -109,6 +109,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('record_logs').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('discussions').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }

@@ -1,0 +1,2 @@
+/** Discussions of records. */
+export { discussionRoutes } from './routes.js';
