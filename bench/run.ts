@@ -19,6 +19,7 @@ import { pivotByStatus } from './workloads/pivot.js';
 import { searchOneWord, W11, W11_NO_TOTAL } from './workloads/search.js';
 import { singleCreate } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
+import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -56,9 +57,12 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
     };
   }
   return {
+    // W1n and W2n first: the same writes with the record log off, the baseline of its cost (Wlog).
     writes: [
-      ['W1', batchInsert],
-      ['W2', singleCreate],
+      ['W1n', (ctx) => batchInsert(ctx, false)],
+      ['W1', (ctx) => batchInsert(ctx)],
+      ['W2n', (ctx) => singleCreate(ctx, false)],
+      ['W2', (ctx) => singleCreate(ctx)],
       [
         'W8',
         async (ctx) => {
@@ -67,6 +71,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
           return result;
         },
       ],
+      ['W12', recordLogPages],
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
@@ -153,6 +158,8 @@ async function main(): Promise<void> {
 
   const { writes, reads } = workloadsOf(settings.million, () => ceiling!);
   for (const workload of writes) await run(workload);
+  const logCost = recordLogCost(results);
+  if (logCost) report(logCost);
   // Nothing writes from here on: what the table holds is known, and every read answer is checked against it.
   ctx.truth = await loadTruth(ctx);
   // W3 comes first: it measures the ceiling right before and after itself. The million-record

@@ -42,8 +42,8 @@ interface WorksheetOut {
   fields: Array<{ id: string; alias: string; options: Array<{ key: string }> }>;
 }
 
-export async function createBenchSheet(api: Api, name = 'Bench'): Promise<BenchSheet> {
-  const { worksheetId } = await api.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', { name, fields: FIELD_DEFINITIONS });
+export async function createBenchSheet(api: Api, name = 'Bench', recordLogs = true): Promise<BenchSheet> {
+  const { worksheetId } = await api.call<{ worksheetId: string }>('POST', '/v3/app/worksheets', { name, recordLogs, fields: FIELD_DEFINITIONS });
   const sheet = await api.call<WorksheetOut>('GET', `/v3/app/worksheets/${worksheetId}`);
   const field = Object.fromEntries(sheet.fields.map((f) => [f.alias, f.id])) as Record<Alias, string>;
   const statusKeys = sheet.fields.find((f) => f.alias === 'status')!.options.map((o) => o.key);

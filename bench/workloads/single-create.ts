@@ -10,8 +10,9 @@ const DISTINCT_BODIES = 1_000;
  * W2: one record per request, as interactive clients and integrations write. It writes to a second
  * worksheet of the same fields, so that the reads see exactly W1's records, however many W2 made.
  */
-export async function singleCreate(ctx: BenchContext): Promise<WorkloadResult> {
-  const sheet = await createBenchSheet(ctx.api, 'Bench W2');
+export async function singleCreate(ctx: BenchContext, recordLogs = true): Promise<WorkloadResult> {
+  const id = recordLogs ? 'W2' : 'W2n';
+  const sheet = await createBenchSheet(ctx.api, `Bench ${id}`, recordLogs);
   const first = ctx.settings.records + 1;
   const bodies = Array.from({ length: DISTINCT_BODIES }, (_, i) => JSON.stringify({ fields: recordFields(sheet, first + i) }));
   const path = `/v3/app/worksheets/${sheet.id}/rows`;
@@ -23,11 +24,10 @@ export async function singleCreate(ctx: BenchContext): Promise<WorkloadResult> {
     request: (i) => ({ path, body: bodies[i % DISTINCT_BODIES] }),
   });
   return {
-    id: 'W2',
-    title: `single-record create (${CONNECTIONS} conns, ${ctx.settings.seconds} s)`,
-    metrics: [
-      { label: '', value: outcome.perSecond, unit: 'records/s', bound: '>=', target: 4_000 },
-    ],
+    id,
+    title: `single-record create${recordLogs ? '' : ', record log off'} (${CONNECTIONS} conns, ${ctx.settings.seconds} s)`,
+    // Without the log the figure is the baseline of the log's cost (W-log), not a target of its own.
+    metrics: [{ label: '', value: outcome.perSecond, unit: 'records/s', ...(recordLogs ? { bound: '>=' as const, target: 4_000 } : {}) }],
     failures: outcome.non2xx + outcome.errors,
     cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'record'),
     details: { ...outcome },
