@@ -19,6 +19,7 @@ import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { recordRoutes } from './modules/records/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
+import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
@@ -82,11 +83,13 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
 
   await app.register(healthRoutes);
   await app.register(signedFileRoutes);
+  await app.register(sharePageRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
+    await app.register(shareLinkRoutes, { prefix });
   }
   return app;
 }

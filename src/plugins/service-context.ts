@@ -4,6 +4,7 @@ import type { Database } from '../db/connection.js';
 import { SchemaCache } from '../shared/schema-cache.js';
 import type { IndexBuilder } from '../modules/worksheets/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
+import type { Actor } from '../shared/actor.js';
 import { actorOf } from './authentication.js';
 import type { FileService } from '../files/file-service.js';
 import type { BackgroundRecompute } from '../modules/worksheets/background-recompute.js';
@@ -26,9 +27,17 @@ declare module 'fastify' {
 
 /** The context a route hands to its service: the authenticated actor and the app's resources. */
 export function serviceContext(request: FastifyRequest): ServiceContext {
+  return contextOf(request, actorOf(request));
+}
+
+/**
+ * The context of a public route (no credentials), acting as `actor`: the service decides whose
+ * application it reads once it knows (a share link names it).
+ */
+export function contextOf(request: FastifyRequest, actor: Actor): ServiceContext {
   const app = request.server;
   return {
-    actor: actorOf(request),
+    actor,
     db: app.database.db,
     dialect: app.database.dialect,
     reader: app.database.reader,
