@@ -148,6 +148,8 @@ describeApi(
         state: 'active',
       });
       expect(JSON.stringify(listed.body)).not.toContain(link.token);
+      const stored = await ctx.database.db.selectFrom('share_links').select('password_hash').where('id', '=', link.id).executeTakeFirstOrThrow();
+      expect(stored.password_hash).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
       const revoked = await ctx.call('DELETE', `${base()}/share-links/${link.id}`);
       expect(revoked.body).toMatchObject({ success: true, data: null });
       const after = await ctx.call<{ links: LinkItem[] }>('GET', `${base()}/share-links`);

@@ -10,7 +10,6 @@ import { cookieOf, PASS_COOKIE, sendOpened, wantsJson, type ShareAnswer } from '
 import { SharePasses } from './token.js';
 import { openSharedRecord, type ShareViewerKeys } from './viewer-service.js';
 
-const tags = ['Share links'];
 const PageParams = Type.Object({ token: Type.String({ description: 'The token of the link (from its url)' }) });
 const PageQuery = Type.Object({ tz: Type.Optional(Type.String({ description: 'IANA zone to show date-times in, e.g. Europe/Berlin; default TIME_ZONE' })) });
 const PasswordForm = Type.Object({ password: Type.Optional(Type.String()) });
@@ -24,6 +23,8 @@ const NO_ACTOR: Actor = { kind: 'appKey', appId: '', organizationId: '', keyId: 
  * The page a share link opens, outside the API prefixes and without credentials:
  * `GET /share/records/{token}` (HTML, or JSON with `Accept: application/json`) and the password
  * form's `POST` (form-encoded `password`; programs may send `X-Share-Password` instead).
+ * Left out of the OpenAPI document, which describes the enveloped JSON interface: the page answers
+ * HTML unless asked for JSON (docs/api.md, "Share links").
  */
 export const sharePageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const keys: ShareViewerKeys = {
@@ -50,14 +51,14 @@ export const sharePageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/share/records/:token', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Open a shared record: a read-only page, or its data as JSON', params: PageParams, querystring: PageQuery },
+    schema: { hide: true, summary: 'Open a shared record: a read-only page, or its data as JSON', params: PageParams, querystring: PageQuery },
     handler: async (request, reply) => open(request, reply, headerPassword(request), false),
   });
 
   app.post('/share/records/:token', {
     config: { access: 'public' },
     bodyLimit: FORM_BODY_LIMIT,
-    schema: { tags, summary: "Give a shared record's password (form field password)", params: PageParams, querystring: PageQuery, body: PasswordForm },
+    schema: { hide: true, summary: "Give a shared record's password (form field password)", params: PageParams, querystring: PageQuery, body: PasswordForm },
     handler: async (request, reply) => open(request, reply, request.body.password ?? headerPassword(request), true),
   });
 };
