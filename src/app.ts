@@ -21,6 +21,7 @@ import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/record
 import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
+import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
@@ -88,6 +89,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
 
   await app.register(healthRoutes);
   await app.register(signedFileRoutes);
+  await app.register(sharePageRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(worksheetRoutes, { prefix });
@@ -95,6 +97,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(recordLogRoutes, { prefix });
     await app.register(discussionRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
+    await app.register(shareLinkRoutes, { prefix });
   }
   return app;
 }

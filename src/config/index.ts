@@ -46,6 +46,8 @@ export interface Config {
   computeInlineMaxRows: number;
   /** Days a deleted record stays in the recycle bin before it is removed for good, with its files and log (RECYCLE_BIN_DAYS, default 60). */
   recycleBinDays: number;
+  /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
+  sharePasswordAttempts: number;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
+    sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
   };
 }
 

@@ -136,4 +136,18 @@ export interface MetaSchema {
   };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
+  /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */
+  share_links: {
+    id: string;
+    app_id: string;
+    worksheet_id: string;
+    row_id: string;
+    token_hash: string;
+    visible_fields: string | null;
+    password_hash: string | null;
+    expires_at: number | null;
+    created_by: string;
+    created_at: number;
+    revoked_at: number | null;
+  };
 }

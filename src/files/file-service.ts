@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/index.js';
 import type { MetaSchema } from '../db/schema.js';
+import { serverSecret } from '../db/server-secrets.js';
 import { DownloadLinks } from './download-links.js';
 import { LocalDiskStore, type FileStore } from './file-store.js';
 import type { FetchRules } from './remote-fetch.js';
@@ -21,19 +21,10 @@ export interface FileService {
   limits: FileLimits;
 }
 
-const LINK_KEY = 'download-links';
-
-/** The key that signs download links: made once, kept in the database, the same for every process. */
-async function linkKey(db: Kysely<MetaSchema>): Promise<Buffer> {
-  await db.insertInto('server_secrets').values({ name: LINK_KEY, value: randomBytes(32).toString('hex') }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', LINK_KEY).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'hex');
-}
-
 export async function openFileService(config: Config, db: Kysely<MetaSchema>): Promise<FileService> {
   return {
     store: new LocalDiskStore(config.filesDir),
-    links: new DownloadLinks(await linkKey(db), config.publicUrl, config.downloadLinkSeconds),
+    links: new DownloadLinks(await serverSecret(db, 'download-links'), config.publicUrl, config.downloadLinkSeconds),
     limits: {
       maxBytes: config.attachmentMaxBytes,
       perRecord: config.attachmentsPerRecord,

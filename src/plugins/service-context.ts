@@ -33,7 +33,10 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
   return contextOf(request.server, actorOf(request), request.log);
 }
 
-/** A service context for work the server does on its own (background jobs), acting as `actor`. */
+/**
+ * A service context acting as `actor`: for work the server does on its own (background jobs), and
+ * for public routes without credentials (a share link's page reads as a stand-in of its application).
+ */
 export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLogger): ServiceContext {
   return {
     actor,

@@ -1,8 +1,9 @@
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import { browserSkipReason } from './chromium.js';
 
 /**
  * Ends the run with one plain line, `tests: N passed, N failed, N skipped`, that any CI can read,
- * and repeats which database engines were skipped. A file or block that failed before its tests
+ * and repeats which database engines (and the browser tests) were skipped. A file or block that failed before its tests
  * ran (a failing beforeAll, an import error) counts as failed, never as skipped.
  */
 export default class SummaryReporter implements Reporter {
@@ -23,6 +24,7 @@ export default class SummaryReporter implements Reporter {
     const notes = [];
     if (!process.env.TEST_DATABASE_URL) notes.push('PostgreSQL tests skipped: TEST_DATABASE_URL not set');
     if (!process.env.TEST_REDIS_URL) notes.push('Redis tests skipped: TEST_REDIS_URL not set');
+    if (browserSkipReason) notes.push(`Browser tests skipped: ${browserSkipReason}`);
     if (notes.length) console.log(`\n${notes.join('\n')}`);
     console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   }

@@ -8,3 +8,6 @@ export { checkReferencesExist, resolveReferences } from './references.js';
 export { emptyReferenceSet } from './value-codec.js';
 export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';
 export type { HookContext, RecordChange, RecordHook } from './writer.js';
+export { getRecord, projection } from './service.js';
+export { readableFields } from './presenter.js';
+export { cellText } from './record-markdown.js';

@@ -20,7 +20,11 @@ function escapeCell(text: string): string {
   return text.replace(/｜/g, '|').replace(/\r\n|\r|\n/g, '<br>');
 }
 
-/** The readable text of a read value, by its shape: options by text, members and departments by name. */
+/**
+ * The readable text of a read value, by its shape: options by text, members and departments by
+ * name, related records by title, lists joined with `, `.
+ * @example cellText([{ key: 'k1', value: 'Open' }]) // "Open"
+ */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;

@@ -37,14 +37,19 @@ export interface ListInput {
   recycleBin?: boolean;
 }
 
-/** The fields a list projects to; blank entries (`[""]`, as in the public examples) are skipped. */
-function projection(schema: WorksheetSchema, keys: string[] | undefined): FieldMeta[] | null {
+/**
+ * The fields a list of field ids or aliases names (a list's projection, a share link's visible
+ * fields); blank entries (`[""]`, as in the public examples) are skipped; an unknown one is 10002
+ * naming it as `{parameter}[i]`. Null when the list names no field.
+ * @example projection(schema, ['title', ''], 'visibleFields') // [title field]
+ */
+export function projection(schema: WorksheetSchema, keys: string[] | undefined, parameter = 'fields'): FieldMeta[] | null {
   // A field named twice (by id and by alias, say) is shown once, where it was first named.
   const projected = new Map<string, FieldMeta>();
   for (const [i, key] of (keys ?? []).entries()) {
     if (key.trim() === '') continue;
     const field = schema.byKey.get(key);
-    if (!field) throw AppError.invalidValue(`fields[${i}]: no field "${key.slice(0, 80)}" in this worksheet`);
+    if (!field) throw AppError.invalidValue(`${parameter}[${i}]: no field "${key.slice(0, 80)}" in this worksheet`);
     if (!projected.has(field.id)) projected.set(field.id, field);
   }
   return projected.size === 0 ? null : [...projected.values()];
