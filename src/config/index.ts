@@ -44,6 +44,8 @@ export interface Config {
   downloadLinkSeconds: number;
   /** Up to this many records a new or edited computed field is computed in its structure change's transaction; beyond, in the background (COMPUTE_INLINE_MAX_ROWS, default 100000). */
   computeInlineMaxRows: number;
+  /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
+  draftLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     fetchTimeoutMs: integer(env, 'ATTACHMENT_FETCH_TIMEOUT_MS', 15_000, 100, 600_000),
     downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
+    draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
   };
 }
 

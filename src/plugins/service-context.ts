@@ -40,5 +40,6 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     indexes: app.indexes,
     files: app.files,
     recompute: { start: (job) => app.recompute.start(job), inlineMaxRows: app.config.computeInlineMaxRows },
+    draftLimit: app.config.draftLimit,
   };
 }

@@ -107,6 +107,9 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
+  // The worksheet's draft boxes, whoever's they are (records/drafts/).
+  await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('record_draft_boxes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }

@@ -76,10 +76,13 @@ export async function readPointedTitles(ctx: ServiceContext, fields: FieldMeta[]
       byWorksheet.get(worksheetId)!.add(id);
     }
   }
-  for (const [worksheetId, ids] of byWorksheet) {
-    const schema = await loadSchema(ctx, worksheetId);
-    const title = schema.fields.find((f) => f.isTitle);
-    if (!title?.fieldType.column) continue;
-    for (const row of await liveTitles(ctx, schema.table, title.id, [...ids])) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
-  }
+  for (const [worksheetId, ids] of byWorksheet) await readLiveTitles(ctx, worksheetId, [...ids], titles);
+}
+
+/** Titles of the live records among `ids` of one worksheet, added to `titles` by record id. */
+export async function readLiveTitles(ctx: ServiceContext, worksheetId: string, ids: string[], titles: Map<string, string>): Promise<void> {
+  const schema = await loadSchema(ctx, worksheetId);
+  const title = schema.fields.find((f) => f.isTitle);
+  if (!title?.fieldType.column || ids.length === 0) return;
+  for (const row of await liveTitles(ctx, schema.table, title.id, ids)) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
 }
