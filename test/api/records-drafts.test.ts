@@ -153,6 +153,17 @@ describeApi(
       expect((await ctx.call('DELETE', `${rows()}/${id}`)).body.error_msg).toBe('');
     });
 
+    it('checks related records on submit: one deleted meanwhile refuses it (10002), keeping the draft', async () => {
+      const bo = (await ctx.call<{ id: string }>('POST', `/v3/app/worksheets/${customers.id}/rows`, { fields: [{ id: 'title', value: 'Bo' }] })).body.data.id;
+      const id = await draftId([{ id: 'title', value: 'For Bo' }, { id: 'customer', value: [bo] }]);
+      expect((await ctx.call('DELETE', `/v3/app/worksheets/${customers.id}/rows/${bo}`)).body.error_msg).toBe('');
+      const refused = await submit(id);
+      expect(refused.body.error_code).toBe(10002);
+      expect(refused.body.error_msg).toContain('"Customer"');
+      expect((await get(id)).body.data.isDraft).toBe(true);
+      expect((await ctx.call('DELETE', `${rows()}/${id}`)).body.error_msg).toBe('');
+    });
+
     it('answers 10007 for a submit of an unknown id or of a live record', async () => {
       const unknown = await submit('0193a5b0-0000-7000-8000-000000000000');
       expect(unknown.status).toBe(404);
