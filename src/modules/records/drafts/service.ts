@@ -65,12 +65,12 @@ export async function createDraft(ctx: ServiceContext, schema: WorksheetSchema, 
 
 /** Whether the id is a draft of the caller in this worksheet. */
 export async function isOwnDraft(ctx: ServiceContext, schema: WorksheetSchema, rowId: string): Promise<boolean> {
-  return (await repository.findDraft(ctx.db, boxOf(ctx, schema), rowId)) !== undefined;
+  return (await repository.readDraft(ctx, boxOf(ctx, schema), rowId)) !== undefined;
 }
 
 /** One draft of the caller in the shape a record reads in, marked `isDraft: true`; 10007 when there is none. */
 export async function readDraft(ctx: ServiceContext, schema: WorksheetSchema, fields: FieldMeta[], rowId: string, request: RowShapeRequest): Promise<RowPayload> {
-  const draft = await repository.findDraft(ctx.db, boxOf(ctx, schema), rowId);
+  const draft = await repository.readDraft(ctx, boxOf(ctx, schema), rowId);
   if (!draft) throw notFound(rowId);
   const [record] = await presentDrafts(ctx, schema, fields, [draft], rowShapeFor(ctx.profile, request));
   return record;
@@ -85,8 +85,7 @@ export async function updateDraft(ctx: ServiceContext, schema: WorksheetSchema, 
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     // Written first, so that the draft is locked while its inputs are merged: concurrent edits both land.
     if (!(await repository.touchDraft(trx, box, rowId, ctx.now()))) throw notFound(rowId);
-    const draft = (await repository.findDraft(trx, box, rowId))!;
-    const inputs = { ...ofExistingFields(schema, parseInputs(draft.inputs)), ...changes };
+    const inputs = { ...ofExistingFields(schema, parseInputs(await repository.lockedInputs(trx, box, rowId))), ...changes };
     await repository.replaceInputs(trx, box, rowId, JSON.stringify(inputs));
   });
   return { id: rowId };
@@ -106,13 +105,13 @@ export async function discardDraft(ctx: ServiceContext, schema: WorksheetSchema,
 export async function submitDraft(ctx: ServiceContext, worksheetKey: string, rowId: string): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const box = boxOf(ctx, schema);
-  const draft = await repository.findDraft(ctx.db, box, rowId);
-  if (!draft) throw notFound(rowId);
-  const refs = emptyReferenceSet();
-  const values = encodeValues(schema, draftFieldItems(schema, parseInputs(draft.inputs)), '', ctx.timeZone, 'create', refs);
   await inTransaction(ctx.db, async (trx) => {
-    // Removed first: of two submits of one draft, the second finds it gone (10007) instead of a taken id.
-    if (!(await repository.deleteDraft(trx, box, rowId))) throw notFound(rowId);
+    // Taken out first, which locks it: of two submits of one draft, the second finds it gone (10007)
+    // instead of a taken id, and an edit committed meanwhile is what gets submitted.
+    const inputs = await repository.takeDraft(trx, box, rowId);
+    if (inputs === undefined) throw notFound(rowId);
+    const refs = emptyReferenceSet();
+    const values = encodeValues(schema, draftFieldItems(schema, parseInputs(inputs)), '', ctx.timeZone, 'create', refs);
     await writer.insertRecords({ ...ctx, db: trx }, schema, [values], refs, { ids: [rowId] });
   });
   return { id: rowId };
@@ -138,8 +137,8 @@ export async function listDrafts(ctx: ServiceContext, schema: WorksheetSchema, f
   const pageIndex = input.pageIndex ?? 1;
   const box = boxOf(ctx, schema);
   const [drafts, total] = await Promise.all([
-    repository.listDrafts(ctx.db, box, pageSize, (pageIndex - 1) * pageSize),
-    input.includeTotalCount === false ? undefined : repository.countDrafts(ctx.db, box),
+    repository.readDrafts(ctx, box, pageSize, (pageIndex - 1) * pageSize),
+    input.includeTotalCount === false ? undefined : repository.readCount(ctx, box),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
   if (input.responseFormat === 'md') {
