@@ -48,6 +48,8 @@ export interface Config {
   recycleBinDays: number;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
+  /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
+  draftLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
+    draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
   };
 }
 

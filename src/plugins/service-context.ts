@@ -51,5 +51,6 @@ export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLo
     indexes: app.indexes,
     files: app.files,
     recompute: { start: (job) => app.recompute.start(job), inlineMaxRows: app.config.computeInlineMaxRows },
+    draftLimit: app.config.draftLimit,
   };
 }

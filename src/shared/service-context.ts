@@ -32,4 +32,6 @@ export interface ServiceContext {
   files: FileService;
   /** Computes fields of large worksheets in the background; and how large is large. */
   recompute: { start(job: { appId: string; worksheetId: string; fieldIds: string[] }): void; inlineMaxRows: number };
+  /** Most drafts one creator keeps in one worksheet's draft box (`DRAFT_LIMIT`). */
+  draftLimit: number;
 }

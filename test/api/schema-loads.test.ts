@@ -30,6 +30,7 @@ describeApi('worksheet schema loads', (ctx) => {
       indexes: ctx.app.indexes,
       files: ctx.app.files,
       recompute: { start: () => undefined, inlineMaxRows: 100_000 },
+      draftLimit: 10,
       profile: 'spec',
     } as ServiceContext;
     const loaded = await Promise.all(Array.from({ length: 10 }, () => loadSchema(service, sheet.id)));

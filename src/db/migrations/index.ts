@@ -9,6 +9,7 @@ import * as files from './0006-files.js';
 import * as recordLogs from './0007-record-logs.js';
 import * as discussions from './0008-discussions.js';
 import * as shareLinks from './0009-share-links.js';
+import * as recordDrafts from './0010-record-drafts.js';
 import * as deletedBy from './0011-deleted-by.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0007-record-logs': recordLogs,
   '0008-discussions': discussions,
   '0009-share-links': shareLinks,
+  '0010-record-drafts': recordDrafts,
   '0011-deleted-by': deletedBy,
 };

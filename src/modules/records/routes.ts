@@ -9,6 +9,7 @@ import * as service from './service.js';
 import * as pivotSchemas from './pivot-schemas.js';
 import { pivotRecords } from './pivot-service.js';
 import { listRelated } from './relations-service.js';
+import { submitDraft } from './drafts/service.js';
 
 const tags = ['Records'];
 
@@ -30,7 +31,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/:worksheet_id/rows/batch', {
     config: { access: 'write' },
     schema: { tags, summary: 'Create up to 1000 records, all or none', params: schemas.WorksheetParams, body: schemas.BatchCreateBody, response: responses(Type.Object({ rowIds: Type.Array(Type.String()) })) },
-    handler: async (request) => ok(await service.createRecords(serviceContext(request), request.params.worksheet_id, request.body.rows)),
+    handler: async (request) => ok(await service.createRecords(serviceContext(request), request.params.worksheet_id, request.body.rows, request.body.isDraft === true)),
   });
 
   app.patch('/app/worksheets/:worksheet_id/rows/batch', {
@@ -63,8 +64,14 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/app/worksheets/:worksheet_id/rows', {
     config: { access: 'write' },
-    schema: { tags, summary: 'Create a record', params: schemas.WorksheetParams, body: schemas.CreateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
-    handler: async (request) => ok(await service.createRecord(serviceContext(request), request.params.worksheet_id, request.body.fields)),
+    schema: { tags, summary: "Create a record (or, with isDraft, a draft in the caller's draft box)", params: schemas.WorksheetParams, body: schemas.CreateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
+    handler: async (request) => ok(await service.createRecord(serviceContext(request), request.params.worksheet_id, request.body.fields, request.body.isDraft === true)),
+  });
+
+  app.post('/app/worksheets/:worksheet_id/rows/:row_id/submit', {
+    config: { access: 'write' },
+    schema: { tags, summary: 'Submit a draft of the caller: checked in full, it becomes a record with the same id', params: schemas.RowParams, body: schemas.SubmitDraftBody, response: responses(Type.Object({ id: Type.String() })) },
+    handler: async (request) => ok(await submitDraft(serviceContext(request), request.params.worksheet_id, request.params.row_id)),
   });
 
   app.get('/app/worksheets/:worksheet_id/rows/:row_id', {

@@ -19,7 +19,11 @@ const FieldValue = Type.Object(
 const FieldValues = Type.Array(FieldValue, { maxItems: 1000 });
 const TriggerWorkflow = Type.Optional(LenientBoolean({ description: 'Run workflows triggered by this change (default true)', default: true }));
 
-export const CreateRecordBody = Type.Object({ fields: FieldValues, triggerWorkflow: TriggerWorkflow });
+export const CreateRecordBody = Type.Object({
+  fields: FieldValues,
+  triggerWorkflow: TriggerWorkflow,
+  isDraft: Type.Optional(LenientBoolean({ description: "true: save to the caller's draft box instead (required fields not yet enforced); POST …/rows/{row_id}/submit makes it a record" })),
+});
 export const UpdateRecordBody = Type.Object({ fields: FieldValues, triggerWorkflow: TriggerWorkflow });
 
 export const DeleteRecordBody = Type.Optional(
@@ -32,6 +36,7 @@ export const DeleteRecordBody = Type.Optional(
 export const BatchCreateBody = Type.Object({
   rows: Type.Array(Type.Object({ fields: FieldValues }), { minItems: 1, maxItems: MAX_BATCH }),
   triggerWorkflow: TriggerWorkflow,
+  isDraft: Type.Optional(LenientBoolean({ description: 'Refused when true: drafts are saved one at a time (POST …/rows)' })),
 });
 
 export const BatchUpdateBody = Type.Object({
@@ -66,8 +71,12 @@ export const ListBody = Type.Optional(
     tableView: Type.Optional(LenientBoolean({ description: 'Accepted; without views every list is in table format' })),
     responseFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')], { description: 'md: rows is one text table' })),
     recycleBin: Type.Optional(LenientBoolean({ description: 'List the records in the recycle bin (with _deletedAt and _deletedBy), latest deleted first unless sorted' })),
+    isDraft: Type.Optional(LenientBoolean({ description: "true: the caller's draft box (creation order; no filter, search or sorts)" })),
   }),
 );
+
+/** The optional body of `POST …/rows/{row_id}/submit`. */
+export const SubmitDraftBody = Type.Optional(Type.Object({ triggerWorkflow: TriggerWorkflow }));
 
 /** The query of `GET …/rows/{row_id}`: the same shape switches as the list. */
 export const RowQuery = Type.Object({
@@ -102,6 +111,7 @@ export const RecordOut = Type.Object({
   _updatedAt: Type.String(),
   _deletedAt: Type.Optional(Type.String({ description: 'Recycle bin lists: when the record was deleted' })),
   _deletedBy: Type.Optional(User),
+  isDraft: Type.Optional(Type.Boolean({ description: "true: a draft in the caller's draft box, not yet a record" })),
 });
 
 /** A flat record: `id`, `rowId`, one key per field (alias or field id), system keys when asked for. */
@@ -117,6 +127,7 @@ export const FlatRecordOut = Type.Object(
     autoid: Type.Optional(Type.Integer({ description: "The record's number in its worksheet: 1, 2, 3… in creation order, never reused" })),
     _deletedAt: Type.Optional(Type.String({ description: 'Recycle bin lists: when the record was deleted' })),
     _deletedBy: Type.Optional(User),
+    isDraft: Type.Optional(Type.Boolean({ description: "true: a draft in the caller's draft box, not yet a record" })),
   },
   { additionalProperties: true, description: 'One more key per field: its alias (or field id), holding its value' },
 );

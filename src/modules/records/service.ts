@@ -13,6 +13,7 @@ import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-codec.js';
+import * as drafts from './drafts/service.js';
 
 export const MAX_BATCH = 1000;
 
@@ -35,6 +36,8 @@ export interface ListInput {
   responseFormat?: 'json' | 'md';
   /** List the records in the recycle bin instead of the live ones (`recycle-bin.ts`). */
   recycleBin?: boolean;
+  /** true: the caller's draft box instead of the records (`drafts/`). */
+  isDraft?: boolean;
 }
 
 /**
@@ -55,15 +58,17 @@ export function projection(schema: WorksheetSchema, keys: string[] | undefined, 
   return projected.size === 0 ? null : [...projected.values()];
 }
 
-export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[]): Promise<{ id: string }> {
+export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[], isDraft = false): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
+  if (isDraft) return drafts.createDraft(ctx, schema, fields);
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
   const [id] = await writer.insertRecords(ctx, schema, [values], refs);
   return { id };
 }
 
-export async function createRecords(ctx: ServiceContext, worksheetKey: string, rows: Array<{ fields?: FieldValueInput[] }>): Promise<{ rowIds: string[] }> {
+export async function createRecords(ctx: ServiceContext, worksheetKey: string, rows: Array<{ fields?: FieldValueInput[] }>, isDraft = false): Promise<{ rowIds: string[] }> {
+  if (isDraft) throw AppError.invalidParameters('isDraft: drafts are saved one at a time, with POST …/rows; a batch makes records');
   if (rows.length === 0) throw AppError.invalidParameters('rows must hold at least one record');
   if (rows.length > MAX_BATCH) throw AppError.invalidParameters(`rows: at most ${MAX_BATCH} records per call, got ${rows.length}`);
   const schema = await loadSchema(ctx, worksheetKey);
@@ -76,13 +81,16 @@ export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId
   const schema = await loadSchema(ctx, worksheetKey);
   const fields = readableFields(schema, null);
   const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), EVERY_ROW);
-  if (!row) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  // Not a live record: perhaps a draft of the caller (10007 otherwise).
+  if (!row) return drafts.readDraft(ctx, schema, fields, rowId, request);
   const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
   return record;
 }
 
 export async function updateRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, fields: FieldValueInput[]): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
+  // A draft's required fields may stay empty: it is asked about before the record checks apply.
+  if (await drafts.isOwnDraft(ctx, schema, rowId)) return drafts.updateDraft(ctx, schema, rowId, fields);
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
   const changed = await writer.updateRecords(ctx, schema, [{ ids: [rowId], values }], refs);
@@ -127,7 +135,8 @@ export async function updateRecords(
 export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, permanent: boolean): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
   const deleted = await writer.removeRecords(ctx, schema, [rowId], permanent);
-  if (deleted.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  // Not a live record (or one in the bin): perhaps a draft of the caller, discarded for good.
+  if (deleted.length === 0 && !(await drafts.discardDraft(ctx, schema, rowId))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
 }
 
 export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[], permanent: boolean) {
@@ -189,6 +198,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const pageIndex = input.pageIndex ?? 1;
   const projected = projection(schema, input.fields);
   const fields = readableFields(schema, projected);
+  if (input.isDraft === true) return drafts.listDrafts(ctx, schema, fields, input);
   const scope = filterScope(ctx, schema);
   const { predicate: filter, indexable } = planFilter(scope, input.filter);
   const search = compileSearch(scope, input.search);

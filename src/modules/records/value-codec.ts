@@ -30,14 +30,14 @@ function requiredFields(schema: WorksheetSchema): FieldMeta[] {
  * Converts the `fields` of one written row into stored values, by field id; the ids the values refer
  * to are added to `references`. `where` names the row in
  * messages (`rows[3]`). On create every required field must be given a value; on update only
- * the sent fields are checked.
+ * the sent fields are checked; a draft (`drafts/`) is checked value by value, required fields not yet.
  */
 export function encodeValues(
   schema: WorksheetSchema,
   input: FieldValueInput[],
   where: string,
   timeZone: string,
-  mode: 'create' | 'update',
+  mode: 'create' | 'update' | 'draft',
   references: ReferenceSet,
 ): Map<string, unknown> {
   const values = new Map<string, unknown>();
@@ -67,7 +67,7 @@ export function encodeValues(
     if (refs) for (const id of refs.ids) references[refs.kind].add(id);
     values.set(field.id, stored);
   }
-  for (const field of requiredFields(schema)) {
+  for (const field of mode === 'draft' ? [] : requiredFields(schema)) {
     if (mode === 'update' && !values.has(field.id)) continue;
     const stored = values.has(field.id) ? values.get(field.id) : null;
     if (field.fieldType.isEmpty(stored)) {

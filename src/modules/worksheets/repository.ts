@@ -110,6 +110,9 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('record_logs').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('discussions').where('worksheet_id', '=', id).execute();
+  // The worksheet's draft boxes, whoever's they are (records/drafts/).
+  await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('record_draft_boxes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }
