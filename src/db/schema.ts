@@ -61,7 +61,7 @@ export interface MetaSchema {
     name: string;
     alias: string;
     remark: string;
-    /** 1: changes to its records are logged (the default); 0: not. */
+    /** 0: changes to its records are not logged; otherwise since when they have been, without a break (epoch ms). */
     record_logs: Generated<number>;
     created_at: number;
     updated_at: number;

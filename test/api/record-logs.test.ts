@@ -27,6 +27,8 @@ describeApi(
     };
 
     beforeAll(async () => {
+      // Each engine's block starts from the same time (the previous block moved the clock on).
+      clockNow = START;
       customers = await makeSheet(ctx, 'Customers', [
         { name: 'Name', alias: 'title', type: '2', isTitle: true },
         { name: 'Code', alias: 'code', type: '2', isUnique: true },
@@ -101,6 +103,39 @@ describeApi(
       expect(items).toHaveLength(2);
       expect(items.find((item) => item.editType === 1)).toMatchObject({ newValue: JSON.stringify([bob]), newText: 'Bob' });
       expect(items.find((item) => item.editType === 2)).toMatchObject({ oldValue: JSON.stringify([ada]), oldText: 'Ada' });
+    });
+
+    it('logs the reverse side of a two-way relation on the related records, one entry each', async () => {
+      const people = await makeSheet(ctx, 'People', [{ name: 'Name', alias: 'title', type: '2', isTitle: true }]);
+      const tasks = await makeSheet(ctx, 'Tasks', [
+        { name: 'Task', alias: 'title', type: '2', isTitle: true },
+        { name: 'Assignees', alias: 'assignees', type: '29', subType: 2, dataSource: people.id, relation: { bidirectional: true } },
+      ]);
+      const schema = await ctx.call<{ fields: Array<{ id: string; relation?: { reverseField?: string } }> }>('GET', `/v3/app/worksheets/${tasks.id}`);
+      const reverse = schema.body.data.fields.find((f) => f.id === tasks.field.assignees)?.relation?.reverseField;
+      expect(reverse).toBeTypeOf('string');
+      const ann = await createRecord(ctx, people, [{ id: 'title', value: 'Ann' }]);
+      const ben = await createRecord(ctx, people, [{ id: 'title', value: 'Ben' }]);
+      const task = await createRecord(ctx, tasks, [{ id: 'title', value: 'Paint' }, { id: 'assignees', value: [ann] }]);
+      const annLog = await pageOf(people, ann);
+      expect(annLog.logs.map((l) => l.content.requestType)).toEqual([2, 1]);
+      expect(annLog.logs[0].content.logData).toEqual([expect.objectContaining({ id: reverse, editType: 1, newValue: JSON.stringify([task]), newText: 'Paint' })]);
+      const moved = await ctx.call('PATCH', `/v3/app/worksheets/${tasks.id}/rows/${task}`, { fields: [{ id: 'assignees', value: [ben] }] });
+      expect(moved.body.error_msg).toBe('');
+      expect((await pageOf(people, ann)).logs[0].content.logData).toEqual([expect.objectContaining({ id: reverse, editType: 2, oldValue: JSON.stringify([task]), oldText: 'Paint' })]);
+      expect((await pageOf(people, ben)).logs[0].content.logData).toEqual([expect.objectContaining({ id: reverse, editType: 1, newText: 'Paint' })]);
+    });
+
+    it('logs a draft only when it is submitted, as a create', async () => {
+      const draft = await ctx.call<{ id: string }>('POST', rows(orders), { isDraft: true, fields: [{ id: 'title', value: 'D-1' }] });
+      expect(draft.body.error_msg).toBe('');
+      const id = draft.body.data.id;
+      expect((await logsOf(orders, id)).body.error_code).toBe(10007);
+      expect((await ctx.database.db.selectFrom('record_logs').select('seq').where('row_id', '=', id).execute())).toEqual([]);
+      expect((await ctx.call('POST', `${rows(orders)}/${id}/submit`)).body.error_msg).toBe('');
+      const page = await pageOf(orders, id);
+      expect(page.logs.map((l) => l.content.requestType)).toEqual([1]);
+      expect(page.logs[0].content.logData.find((item) => item.id === orders.field.title)?.newValue).toBe('D-1');
     });
 
     it('keeps the log through the recycle bin and a restore, and removes it with the record for good', async () => {
@@ -195,12 +230,51 @@ describeApi(
       expect(page.logs[0].content.logData[0]).toMatchObject({ oldValue: 'silent', newValue: 'heard' });
     });
 
-    it('shows a field removed since as deleted, under the name it had', async () => {
+    it('shows a field removed since as deleted, under the name it had, in its changes and in the create entry', async () => {
       const sheet = await makeSheet(ctx, 'Shifting', [{ name: 'Name', alias: 'title', type: '2', isTitle: true }, { name: 'Temp', alias: 'temp', type: '2' }]);
-      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'x' }, { id: 'temp', value: 'kept in the log' }]);
+      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'x' }, { id: 'temp', value: 'first' }]);
+      expect((await ctx.call('PATCH', `${rows(sheet)}/${id}`, { fields: [{ id: 'temp', value: 'second' }] })).body.error_msg).toBe('');
       expect((await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { removeFields: [sheet.field.temp] })).body.error_msg).toBe('');
-      const item = (await pageOf(sheet, id)).logs[0].content.logData.find((entry) => entry.id === sheet.field.temp);
-      expect(item).toMatchObject({ name: 'Temp', isDeleted: true, newValue: 'kept in the log' });
+      const [edit, create] = (await pageOf(sheet, id)).logs;
+      expect(edit.content.logData).toEqual([expect.objectContaining({ id: sheet.field.temp, name: 'Temp', isDeleted: true, oldValue: 'first', newValue: 'second' })]);
+      expect(create.content.logData.find((item) => item.id === sheet.field.temp)).toMatchObject({ name: 'Temp', isDeleted: true, newValue: 'first' });
+    });
+
+    it('shows the values a record was created with, not those it has now, through edits, relations and the recycle bin', async () => {
+      const ada = await createRecord(ctx, customers, [{ id: 'title', value: 'Ada' }]);
+      const bob = await createRecord(ctx, customers, [{ id: 'title', value: 'Bob' }]);
+      const id = await createRecord(ctx, orders, [{ id: 'title', value: 'C-1' }, { id: 'amount', value: 1 }, { id: 'customers', value: [ada] }]);
+      for (const fields of [[{ id: 'amount', value: 2 }], [{ id: 'title', value: 'C-2' }, { id: 'customers', value: [bob] }], [{ id: 'amount', value: null }, { id: 'status', value: 'Open' }]]) {
+        expect((await ctx.call('PATCH', `${rows(orders)}/${id}`, { fields })).body.error_msg).toBe('');
+      }
+      expect((await ctx.call('DELETE', `${rows(orders)}/${id}`)).body.error_msg).toBe('');
+      const page = await pageOf(orders, id);
+      expect(page.logs.map((l) => l.content.requestType)).toEqual([3, 2, 2, 2, 1]);
+      const created = new Map(page.logs[4].content.logData.map((item) => [item.id, item]));
+      expect([...created.keys()].sort()).toEqual([orders.field.title, orders.field.amount, orders.field.customers].sort());
+      expect(created.get(orders.field.title)?.newValue).toBe('C-1');
+      expect(created.get(orders.field.amount)?.newValue).toBe('1');
+      expect(created.get(orders.field.customers)).toMatchObject({ editType: 1, newValue: JSON.stringify([ada]), newText: 'Ada' });
+      // Asked for by field, the create entry counts as a change of the fields it was given.
+      expect((await pageOf(orders, id, '?field=amount')).logs.map((l) => l.content.requestType)).toEqual([2, 2, 1]);
+      expect((await pageOf(orders, id, '?field=status')).logs.map((l) => l.content.requestType)).toEqual([2]);
+    });
+
+    it('shows no creation values once the log was switched off and on after the creation (they are not known)', async () => {
+      const sheet = await makeSheet(ctx, 'Gappy', [{ name: 'Name', alias: 'title', type: '2', isTitle: true }]);
+      clockNow = START;
+      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'before' }]);
+      const other = () => ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { recordLogs: false });
+      expect((await other()).body.error_msg).toBe('');
+      expect((await ctx.call('PATCH', `${rows(sheet)}/${id}`, { fields: [{ id: 'title', value: 'unlogged' }] })).body.error_msg).toBe('');
+      clockNow = START + 1_000;
+      expect((await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { recordLogs: true })).body.error_msg).toBe('');
+      const page = await pageOf(sheet, id);
+      expect(page.logs.map((l) => l.content.requestType)).toEqual([1]);
+      expect(page.logs[0].content.logData).toEqual([]);
+      clockNow = START + 2_000;
+      const fresh = await createRecord(ctx, sheet, [{ id: 'title', value: 'after' }]);
+      expect((await pageOf(sheet, fresh)).logs[0].content.logData).toEqual([expect.objectContaining({ id: sheet.field.title, newValue: 'after' })]);
     });
   },
   {},

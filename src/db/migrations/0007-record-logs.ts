@@ -6,7 +6,9 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * the change's transaction. `seq` orders the entries (newest first on the wire) and is the cursor
  * (`lastMark`); the index serves a record's entries newest first and a worksheet's removal.
  * `changes` holds the per-field entries as JSON (stored values, rendered for people when read).
- * Worksheets get `record_logs` (1: log changes, the default; 0: no log).
+ * Worksheets get `record_logs`: 0 when their changes are not logged, otherwise since when they have
+ * been logged without a break (epoch ms; 1 for the worksheets that exist now), which says whose
+ * creation values the log can still show (`records/logs/log-creation.ts`).
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await sql`
@@ -22,5 +24,5 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     )
   `.execute(db);
   await sql`CREATE INDEX record_logs_row ON record_logs (worksheet_id, row_id, seq)`.execute(db);
-  await sql`ALTER TABLE worksheets ADD COLUMN record_logs INTEGER NOT NULL DEFAULT 1`.execute(db);
+  await sql`ALTER TABLE worksheets ADD COLUMN record_logs BIGINT NOT NULL DEFAULT 1`.execute(db);
 }

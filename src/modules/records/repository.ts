@@ -122,6 +122,11 @@ export async function deletedBefore(db: Executor, table: string, cutoff: number,
   return found.map((row) => row.id as string);
 }
 
+/** The stored (driver) values of these columns of one row, live or in the recycle bin. */
+export async function anyRowValues(db: Executor, table: string, id: string, columns: string[]): Promise<Record<string, unknown> | undefined> {
+  return rows(db).selectFrom(table).select(['id', ...columns]).where('id', '=', id).executeTakeFirst();
+}
+
 /** Whether a row with this id is in the table, live or in the recycle bin. */
 export async function rowExists(db: Executor, table: string, id: string): Promise<boolean> {
   return (await rows(db).selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;

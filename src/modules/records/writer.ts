@@ -54,6 +54,18 @@ export interface RecordChange {
   before: Map<string, unknown> | null;
   after: Map<string, unknown> | null;
   source: ChangeSource;
+  /**
+   * Relation fields of this record that changed because other records were written: the reverse
+   * field of a two-way relation, by field id, with the related ids it gained and lost. (Its own
+   * written values are in `before`/`after`.)
+   */
+  linked?: Map<string, { added: string[]; removed: string[] }>;
+}
+
+/** Changes to records of another worksheet than the one written (the reverse side of two-way relations), with its schema. */
+interface OtherChanges {
+  schema: WorksheetSchema;
+  changes: RecordChange[];
 }
 
 /** What a hook works in: the write's open transaction, who writes and when. */
@@ -184,12 +196,48 @@ async function planLinkFields(ctx: ServiceContext, schema: WorksheetSchema, writ
 }
 
 /**
- * Applies every written relation value of these records; puts each record's related ids before and
- * after into its change. Returns what changed beyond the written records, for computed values: the
- * other side's field in the related records that gained or lost a link, and the records of this
- * worksheet that lost a related record to the written ones.
+ * The reverse-side changes of a two-way relation: for each related record that gained or lost a
+ * link, the written records it gained and lost (as its reverse field shows them).
  */
-async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetSchema, plans: Map<string, LinkPlan>, written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>, created: boolean): Promise<Change[]> {
+function reverseChanges(outcomes: Map<string, { before: string[]; after: string[] }>): Map<string, { added: string[]; removed: string[] }> {
+  const byRelated = new Map<string, { added: string[]; removed: string[] }>();
+  const entry = (id: string) => {
+    let found = byRelated.get(id);
+    if (!found) byRelated.set(id, (found = { added: [], removed: [] }));
+    return found;
+  };
+  for (const [rowId, outcome] of outcomes) {
+    for (const id of outcome.before) if (!outcome.after.includes(id)) entry(id).removed.push(rowId);
+    for (const id of outcome.after) if (!outcome.before.includes(id)) entry(id).added.push(rowId);
+  }
+  return byRelated;
+}
+
+/** Puts reverse-side changes into the changes of the records they belong to: a written record's own change, or a change of its own. */
+function noteReverseChanges(schema: WorksheetSchema, plan: LinkPlan, byRelated: Map<string, { added: string[]; removed: string[] }>, written: Array<{ rowId: string; change: RecordChange }>, others: Map<string, OtherChanges>, source: ChangeSource): void {
+  const fieldId = plan.counterpart!.id;
+  const worksheetId = plan.side.relatedWorksheetId;
+  const writtenHere = worksheetId === schema.id ? new Map(written.map((w) => [w.rowId, w.change])) : null;
+  for (const [rowId, links] of byRelated) {
+    let change = writtenHere?.get(rowId);
+    if (!change) {
+      let group = others.get(worksheetId);
+      if (!group) others.set(worksheetId, (group = { schema: plan.related, changes: [] }));
+      change = { worksheetId, rowId, kind: 'update', before: new Map(), after: new Map(), source };
+      group.changes.push(change);
+    }
+    (change.linked ??= new Map()).set(fieldId, links);
+  }
+}
+
+/**
+ * Applies every written relation value of these records; puts each record's related ids before and
+ * after into its change, and the reverse field's change of two-way relations into `others` (by
+ * worksheet). Returns what changed beyond the written records, for computed values: the other side's
+ * field in the related records that gained or lost a link, and the records of this worksheet that
+ * lost a related record to the written ones.
+ */
+async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetSchema, plans: Map<string, LinkPlan>, written: Array<{ rowId: string; values: Map<string, unknown>; change: RecordChange }>, created: boolean, others: Map<string, OtherChanges>): Promise<Change[]> {
   const beyond: Change[] = [];
   for (const [fieldId, plan] of plans) {
     const writes = written.filter((w) => w.values.has(fieldId)).map((w) => ({ rowId: w.rowId, edit: w.values.get(fieldId) as LinkEdit }));
@@ -204,7 +252,10 @@ async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetS
       for (const id of outcome.before) if (!outcome.after.includes(id)) touched.add(id);
       for (const id of outcome.after) if (!outcome.before.includes(id)) touched.add(id);
     }
-    if (plan.counterpart) beyond.push({ worksheetId: plan.side.relatedWorksheetId, rowIds: [...touched], fields: new Set([plan.counterpart.id]) });
+    if (plan.counterpart) {
+      beyond.push({ worksheetId: plan.side.relatedWorksheetId, rowIds: [...touched], fields: new Set([plan.counterpart.id]) });
+      noteReverseChanges(schema, plan, reverseChanges(outcomes), written, others, written[0].change.source);
+    }
     if (unlinked.length > 0) beyond.push({ worksheetId: schema.id, rowIds: unlinked, fields: new Set([fieldId]) });
   }
   return beyond;
@@ -263,10 +314,12 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
       values,
       change: { worksheetId: schema.id, rowId: ids[i], kind: 'create', before: null, after: afterValues(schema, values), source } satisfies RecordChange,
     }));
-    const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true);
+    const others = new Map<string, OtherChanges>();
+    const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true, others);
     // A new record gets every computed value, whatever it was given.
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], computeTime(ctx));
     await runHooks(ctx, trx, schema, written.map((w) => w.change));
+    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes);
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
     throw error;
@@ -301,6 +354,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
     await checkReferencesExist(trx, ctx.actor.organizationId, refs);
     await checkPointedRecords(trx, schema, updates.map((u) => u.values));
     const changes: RecordChange[] = [];
+    const others = new Map<string, OtherChanges>();
     const computedChanges: Change[] = [];
     const system = { _updated_by: ctx.actor.accountId, _updated_at: now };
     for (const update of updates) {
@@ -332,11 +386,12 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
         }
       }
       computedChanges.push({ worksheetId: schema.id, rowIds: written.map((w) => w.rowId), fields: new Set(update.values.keys()) });
-      computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false)));
+      computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false, others)));
       changes.push(...written.map((w) => w.change));
     }
     if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, computeTime(ctx));
     await runHooks(ctx, trx, schema, changes);
+    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes);
     return changes.map((c) => c.rowId);
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);

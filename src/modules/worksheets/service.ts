@@ -85,7 +85,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
       name,
       alias: alias ?? '',
       remark: input.remark ?? '',
-      record_logs: input.recordLogs === false ? 0 : 1,
+      record_logs: input.recordLogs === false ? 0 : Math.max(1, now),
       created_at: now,
       updated_at: now,
     });
@@ -158,7 +158,7 @@ function withFields(worksheetId: string, fields: FieldMeta[]): WorksheetSchema {
     byKey.set(field.id, field);
     if (field.alias) byKey.set(field.alias, field);
   }
-  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', recordLogs: true, table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
+  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', recordLogs: true, recordLogsSince: 1, table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
 }
 
 /** Aliases are unique per application only, so their cache entries carry the application. */
@@ -318,7 +318,8 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
     if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
     if (input.remark !== undefined) changes.remark = input.remark;
-    if (input.recordLogs !== undefined) changes.record_logs = input.recordLogs ? 1 : 0;
+    // Switched on again, the log runs from now: changes made while it was off are not in it.
+    if (input.recordLogs !== undefined && input.recordLogs !== schema.recordLogs) changes.record_logs = input.recordLogs ? Math.max(1, now) : 0;
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));

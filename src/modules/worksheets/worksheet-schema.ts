@@ -14,6 +14,8 @@ export interface WorksheetSchema {
   remark: string;
   /** Whether changes to its records are written to the record log (on unless switched off). */
   recordLogs: boolean;
+  /** Since when (epoch ms) changes have been logged without a break; 0 while they are not. */
+  recordLogsSince: number;
   /** The physical table holding the rows. */
   table: string;
   /** Every field, in form order. */

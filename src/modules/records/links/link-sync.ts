@@ -16,6 +16,8 @@ import { liveRecordIds } from '../repository.js';
  */
 export interface LinkPlan {
   side: LinkSide;
+  /** The related worksheet's schema (the other side's records are changed too: their reverse field). */
+  related: WorksheetSchema;
   relatedName: string;
   /** The other side of a two-way relation holds one record: linking takes the related record from whoever had it. */
   relatedHoldsOne: boolean;
@@ -32,7 +34,7 @@ function counterpartOf(field: FieldMeta, related: WorksheetSchema): FieldMeta | 
 
 export function planLinks(field: FieldMeta, related: WorksheetSchema): LinkPlan {
   const counterpart = counterpartOf(field, related);
-  return { side: linkSideOf(field), relatedName: related.name, relatedHoldsOne: counterpart !== undefined && !allowsSeveral(counterpart), ...(counterpart ? { counterpart } : {}) };
+  return { side: linkSideOf(field), related, relatedName: related.name, relatedHoldsOne: counterpart !== undefined && !allowsSeveral(counterpart), ...(counterpart ? { counterpart } : {}) };
 }
 
 /** One record's written value of a relation field. */

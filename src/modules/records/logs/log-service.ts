@@ -9,7 +9,8 @@ import { cellText } from '../record-markdown.js';
 import { resolveReferences } from '../references.js';
 import { rowExists } from '../repository.js';
 import { emptyReferenceSet } from '../value-codec.js';
-import type { FieldChange } from './log-entries.js';
+import { LogAction, type FieldChange } from './log-entries.js';
+import { creationChanges } from './log-creation.js';
 import { countLogEntries, listLogEntries, type LogQuery, type StoredLogEntry } from './log-repository.js';
 
 /** What a read of a record's log may ask (the query string, as the routes pass it). */
@@ -50,7 +51,7 @@ function operatorList(ids: string[] | undefined): string[] {
 }
 
 /** The references and titles the entries' values need to read as they read on records. */
-async function readingContext(ctx: ServiceContext, schema: WorksheetSchema, entries: Array<{ entry: StoredLogEntry; changes: FieldChange[] }>): Promise<ResolvedReferences> {
+async function readingContext(ctx: ServiceContext, schema: WorksheetSchema, entries: ReadEntry[]): Promise<ResolvedReferences> {
   const refs = emptyReferenceSet();
   const titlesWanted = new Map<string, Set<string>>();
   const want = (worksheetId: string, ids: unknown[]) => {
@@ -107,6 +108,21 @@ function logData(schema: WorksheetSchema, changes: FieldChange[], refs: Resolved
   return items;
 }
 
+type ReadEntry = { entry: StoredLogEntry; changes: FieldChange[] };
+
+function parsed(entries: StoredLogEntry[]): ReadEntry[] {
+  return entries.map((entry) => ({ entry, changes: JSON.parse(entry.changes) as FieldChange[] }));
+}
+
+/** Gives the create entry among `read` (if any) the values the record was created with (`log-creation.ts`). */
+async function fillCreation(ctx: ServiceContext, schema: WorksheetSchema, rowId: string, read: ReadEntry[]): Promise<void> {
+  const create = read.find((r) => r.entry.action === LogAction.create);
+  if (!create) return;
+  const all = await listLogEntries(ctx.db, { worksheetId: schema.id, rowId, operatorIds: [], from: null, to: null, before: null }, null, 0);
+  const later = parsed(all.filter((entry) => entry.seq > create.entry.seq)).map((r) => r.changes);
+  create.changes = await creationChanges(ctx, schema, rowId, create.entry.created_at, later);
+}
+
 /**
  * A page of a record's log, newest first: the record may be live or in the recycle bin (its log
  * stays with it there); a record removed for good has none (10007). `field` keeps the entries that
@@ -131,19 +147,20 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
 
   // A cursor continues after the previous page: it replaces the page number.
   const offset = query.before === null ? (pageIndex - 1) * pageSize : 0;
-  let page: Array<{ entry: StoredLogEntry; changes: FieldChange[] }>;
+  let page: ReadEntry[];
   let total: number;
   if (field) {
     // A field's entries are found in their JSON; a record's log is read whole for it (records have hundreds of entries, not millions).
-    const all = (await listLogEntries(ctx.db, query, null, 0))
-      .map((entry) => ({ entry, changes: JSON.parse(entry.changes) as FieldChange[] }))
-      .filter(({ changes }) => changes.some((c) => c.f === field.id));
-    total = all.length;
-    page = all.slice(offset, offset + pageSize);
+    const all = parsed(await listLogEntries(ctx.db, query, null, 0));
+    await fillCreation(ctx, schema, rowId, all);
+    const matching = all.filter(({ changes }) => changes.some((c) => c.f === field.id));
+    total = matching.length;
+    page = matching.slice(offset, offset + pageSize);
   } else {
     const [entries, count] = await Promise.all([listLogEntries(ctx.db, query, pageSize, offset), countLogEntries(ctx.db, query)]);
     total = count;
-    page = entries.map((entry) => ({ entry, changes: JSON.parse(entry.changes) as FieldChange[] }));
+    page = parsed(entries);
+    await fillCreation(ctx, schema, rowId, page);
   }
   const refs = await readingContext(ctx, schema, page);
   const logs = page.map(({ entry, changes }) => {
