@@ -84,3 +84,22 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
     ...(queriesBefore !== undefined && queriesAfter !== undefined ? { queries: queriesAfter - queriesBefore } : {}),
   };
 }
+
+/**
+ * Runs of one load added up: requests, time and CPU (latencies: the larger of the runs'), for a load
+ * measured in parts alternating with another.
+ */
+export function addOutcomes(outcomes: LoadOutcome[]): LoadOutcome {
+  const total = (pick: (o: LoadOutcome) => number) => outcomes.reduce((n, o) => n + pick(o), 0);
+  const seconds = total((o) => o.seconds);
+  return {
+    ok: total((o) => o.ok),
+    non2xx: total((o) => o.non2xx),
+    errors: total((o) => o.errors),
+    badBodies: total((o) => o.badBodies),
+    seconds,
+    perSecond: total((o) => o.ok) / seconds,
+    latency: { p50: Math.max(...outcomes.map((o) => o.latency.p50)), p99: Math.max(...outcomes.map((o) => o.latency.p99)), max: Math.max(...outcomes.map((o) => o.latency.max)) },
+    cpu: { serverSeconds: total((o) => o.cpu.serverSeconds), benchSeconds: total((o) => o.cpu.benchSeconds) },
+  };
+}

@@ -10,14 +10,14 @@ import { freePort, projectRoot, runSetup, startServer, type ServerProcess } from
 import { readSettings } from './settings.js';
 import { loadTruth } from './truth.js';
 import { createBenchSheet } from './worksheet.js';
-import { batchInsert } from './workloads/batch-insert.js';
+import { batchInsert, batchInsertWithAndWithoutLog } from './workloads/batch-insert.js';
 import { getById, sampleRecordPaths } from './workloads/get-by-id.js';
 import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL } from './workloads/list-filtered.js';
 import { listSorted } from './workloads/list-sorted.js';
 import { memoryResult } from './workloads/memory.js';
 import { pivotByStatus } from './workloads/pivot.js';
 import { searchOneWord, W11, W11_NO_TOTAL } from './workloads/search.js';
-import { singleCreate } from './workloads/single-create.js';
+import { singleCreateWithAndWithoutLog } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 
@@ -57,12 +57,10 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
     };
   }
   return {
-    // W1n and W2n first: the same writes with the record log off, the baseline of its cost (Wlog).
+    // W1 and W2 alternate with W1n and W2n: the same writes with the record log off, the baseline of its cost (Wlog).
     writes: [
-      ['W1n', (ctx) => batchInsert(ctx, false)],
-      ['W1', (ctx) => batchInsert(ctx)],
-      ['W2n', (ctx) => singleCreate(ctx, false)],
-      ['W2', (ctx) => singleCreate(ctx)],
+      ['W1', batchInsertWithAndWithoutLog],
+      ['W2', singleCreateWithAndWithoutLog],
       [
         'W8',
         async (ctx) => {
