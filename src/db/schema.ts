@@ -63,6 +63,8 @@ export interface MetaSchema {
     remark: string;
     /** 0: changes to its records are not logged; otherwise since when they have been, without a break (epoch ms). */
     record_logs: Generated<number>;
+    /** The earlier periods changes were logged, JSON `[[from, to], …]` (epoch ms). */
+    record_log_periods: Generated<string>;
     created_at: number;
     updated_at: number;
   };

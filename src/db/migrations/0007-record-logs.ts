@@ -6,9 +6,11 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * the change's transaction. `seq` orders the entries (newest first on the wire) and is the cursor
  * (`lastMark`); the index serves a record's entries newest first and a worksheet's removal.
  * `changes` holds the per-field entries as JSON (stored values, rendered for people when read).
- * Worksheets get `record_logs`: 0 when their changes are not logged, otherwise since when they have
- * been logged without a break (epoch ms; 1 for the worksheets that exist now), which says whose
- * creation values the log can still show (`records/logs/log-creation.ts`).
+ * Creates write no entry: a record's create entry is implied by the record itself while the log
+ * was on when it was made (`records/logs/log-creation.ts`). Worksheets get `record_logs`: 0 when
+ * their changes are not logged, otherwise since when they have been, without a break (epoch ms;
+ * now for the worksheets that exist: the changes of their records so far were never logged), and
+ * `record_log_periods`, the earlier periods it was on (JSON `[[from, to], …]`).
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   await sql`
@@ -25,4 +27,6 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   `.execute(db);
   await sql`CREATE INDEX record_logs_row ON record_logs (worksheet_id, row_id, seq)`.execute(db);
   await sql`ALTER TABLE worksheets ADD COLUMN record_logs BIGINT NOT NULL DEFAULT 1`.execute(db);
+  await sql`UPDATE worksheets SET record_logs = ${Date.now()}`.execute(db);
+  await sql`ALTER TABLE worksheets ADD COLUMN record_log_periods TEXT NOT NULL DEFAULT '[]'`.execute(db);
 }

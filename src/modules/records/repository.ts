@@ -127,9 +127,10 @@ export async function anyRowValues(db: Executor, table: string, id: string, colu
   return rows(db).selectFrom(table).select(['id', ...columns]).where('id', '=', id).executeTakeFirst();
 }
 
-/** Whether a row with this id is in the table, live or in the recycle bin. */
-export async function rowExists(db: Executor, table: string, id: string): Promise<boolean> {
-  return (await rows(db).selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** When and by whom a row was made, live or in the recycle bin; undefined when there is none. */
+export async function rowCreation(db: Executor, table: string, id: string): Promise<{ createdAt: number; createdBy: string } | undefined> {
+  const row = await rows(db).selectFrom(table).select(['_created_at', '_created_by']).where('id', '=', id).executeTakeFirst();
+  return row ? { createdAt: Number(row._created_at), createdBy: String(row._created_by) } : undefined;
 }
 
 /** Brings rows back from the recycle bin; returns the ids that were there. */

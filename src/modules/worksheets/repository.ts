@@ -62,6 +62,7 @@ export function buildSchema(worksheet: WorksheetRow, fieldRows: FieldRow[], read
     remark: worksheet.remark,
     recordLogs: Number(worksheet.record_logs) !== 0,
     recordLogsSince: Number(worksheet.record_logs),
+    recordLogPeriods: JSON.parse(worksheet.record_log_periods) as Array<[number, number]>,
     table: rowTableName(worksheet.id),
     fields,
     byKey,
@@ -91,7 +92,7 @@ export async function insertWorksheet(db: Executor, row: Insertable<MetaSchema['
   await db.insertInto('worksheets').values(row).execute();
 }
 
-export async function updateWorksheet(db: Executor, id: string, changes: Partial<Pick<WorksheetRow, 'name' | 'alias' | 'remark' | 'record_logs' | 'updated_at'>>): Promise<void> {
+export async function updateWorksheet(db: Executor, id: string, changes: Partial<Pick<WorksheetRow, 'name' | 'alias' | 'remark' | 'record_logs' | 'record_log_periods' | 'updated_at'>>): Promise<void> {
   await db.updateTable('worksheets').set(changes).where('id', '=', id).execute();
 }
 

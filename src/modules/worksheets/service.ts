@@ -158,7 +158,7 @@ function withFields(worksheetId: string, fields: FieldMeta[]): WorksheetSchema {
     byKey.set(field.id, field);
     if (field.alias) byKey.set(field.alias, field);
   }
-  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', recordLogs: true, recordLogsSince: 1, table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
+  return { id: worksheetId, appId: '', name: '', alias: '', remark: '', recordLogs: true, recordLogsSince: 1, recordLogPeriods: [], table: rowTableName(worksheetId), fields, byKey, readIndexes: new Set() };
 }
 
 /** Aliases are unique per application only, so their cache entries carry the application. */
@@ -318,8 +318,14 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);
     if (input.alias !== undefined) changes.alias = (await checkWorksheetAlias(trx, schema.appId, input.alias, schema.id)) ?? '';
     if (input.remark !== undefined) changes.remark = input.remark;
-    // Switched on again, the log runs from now: changes made while it was off are not in it.
-    if (input.recordLogs !== undefined && input.recordLogs !== schema.recordLogs) changes.record_logs = input.recordLogs ? Math.max(1, now) : 0;
+    // Switched on again, the log runs from now: changes made while it was off are not in it. The
+    // periods it was on are kept: a record made in one of them has a create entry.
+    // (From the next millisecond: a record made in this one may have been made before the switch.)
+    if (input.recordLogs === true && !schema.recordLogs) changes.record_logs = now + 1;
+    if (input.recordLogs === false && schema.recordLogs) {
+      changes.record_logs = 0;
+      changes.record_log_periods = JSON.stringify([...schema.recordLogPeriods, [schema.recordLogsSince, now]]);
+    }
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));

@@ -16,6 +16,8 @@ export interface WorksheetSchema {
   recordLogs: boolean;
   /** Since when (epoch ms) changes have been logged without a break; 0 while they are not. */
   recordLogsSince: number;
+  /** The earlier periods changes were logged, `[from, to]` (epoch ms). */
+  recordLogPeriods: Array<[number, number]>;
   /** The physical table holding the rows. */
   table: string;
   /** Every field, in form order. */

@@ -6,13 +6,27 @@ import { anyRowValues } from '../repository.js';
 import { isEmpty, type FieldChange } from './log-entries.js';
 
 /**
- * The values a record was created with, for its create entry (which keeps none, to keep creates
- * cheap): its values now, with every later logged change undone, newest first. Exact while the log
- * has run without a break since the creation; when it was switched off since (or is off), the
- * values are not known and none are shown. A field removed since shows when a later change of it
- * was logged (its value before that change); related records removed for good since are not shown.
+ * Whether a record made at `createdAt` has a create entry: the log was on then (creates write no
+ * entry; the record itself is its create entry's evidence).
+ */
+export function createdWhileLogged(schema: WorksheetSchema, createdAt: number): boolean {
+  if (schema.recordLogs && createdAt >= schema.recordLogsSince) return true;
+  return schema.recordLogPeriods.some(([from, to]) => createdAt >= from && createdAt <= to);
+}
+
+/** A create entry's source: a workflow's (its creator is the workflow pseudo-user), otherwise manual or API. */
+export function creationSource(createdBy: string): 1 | 2 {
+  return createdBy === 'user-workflow' ? 2 : 1;
+}
+
+/**
+ * The values a record was created with, for its create entry: its values now, with every later
+ * logged change undone, newest first. Exact while the log has run without a break since the
+ * creation; when it was switched off since (or is off), the values are not known and none are
+ * shown. A field removed since shows when a later change of it was logged (its value before that
+ * change); related records removed for good since are not shown.
  *
- * `later`: the field changes of the record's entries after the create, newest first.
+ * `later`: the field changes of the record's entries (all after the create), newest first.
  */
 export async function creationChanges(ctx: ServiceContext, schema: WorksheetSchema, rowId: string, createdAt: number, later: FieldChange[][]): Promise<FieldChange[]> {
   if (!schema.recordLogs || createdAt < schema.recordLogsSince) return [];

@@ -7,10 +7,10 @@ import { addTitles } from '../links/linked-values.js';
 import { linkSideOf } from '../links/link-side.js';
 import { cellText } from '../record-markdown.js';
 import { resolveReferences } from '../references.js';
-import { rowExists } from '../repository.js';
+import { rowCreation } from '../repository.js';
 import { emptyReferenceSet } from '../value-codec.js';
 import { LogAction, type FieldChange } from './log-entries.js';
-import { creationChanges } from './log-creation.js';
+import { creationChanges, creationSource, createdWhileLogged } from './log-creation.js';
 import { countLogEntries, listLogEntries, type LogQuery, type StoredLogEntry } from './log-repository.js';
 
 /** What a read of a record's log may ask (the query string, as the routes pass it). */
@@ -110,17 +110,26 @@ function logData(schema: WorksheetSchema, changes: FieldChange[], refs: Resolved
 
 type ReadEntry = { entry: StoredLogEntry; changes: FieldChange[] };
 
+/** Whether the record has a create entry (made while the log was on) that the query lets through. */
+function createMatches(schema: WorksheetSchema, record: { createdAt: number; createdBy: string }, query: LogQuery): boolean {
+  if (!createdWhileLogged(schema, record.createdAt)) return false;
+  if (query.operatorIds.length > 0 && !query.operatorIds.includes(record.createdBy)) return false;
+  return !((query.from !== null && record.createdAt < query.from) || (query.to !== null && record.createdAt > query.to) || query.before === 0);
+}
+
 function parsed(entries: StoredLogEntry[]): ReadEntry[] {
   return entries.map((entry) => ({ entry, changes: JSON.parse(entry.changes) as FieldChange[] }));
 }
 
-/** Gives the create entry among `read` (if any) the values the record was created with (`log-creation.ts`). */
-async function fillCreation(ctx: ServiceContext, schema: WorksheetSchema, rowId: string, read: ReadEntry[]): Promise<void> {
-  const create = read.find((r) => r.entry.action === LogAction.create);
-  if (!create) return;
+/**
+ * The record's create entry (creates write none: it is implied by the record, made while the log
+ * was on), with the values it was created with (`log-creation.ts`). It is the oldest entry: `seq`
+ * 0, before every written one.
+ */
+async function createEntry(ctx: ServiceContext, schema: WorksheetSchema, rowId: string, record: { createdAt: number; createdBy: string }): Promise<ReadEntry> {
   const all = await listLogEntries(ctx.db, { worksheetId: schema.id, rowId, operatorIds: [], from: null, to: null, before: null }, null, 0);
-  const later = parsed(all.filter((entry) => entry.seq > create.entry.seq)).map((r) => r.changes);
-  create.changes = await creationChanges(ctx, schema, rowId, create.entry.created_at, later);
+  const entry: StoredLogEntry = { seq: 0, action: LogAction.create, source: creationSource(record.createdBy), operator_id: record.createdBy, created_at: record.createdAt, changes: '[]' };
+  return { entry, changes: await creationChanges(ctx, schema, rowId, record.createdAt, parsed(all).map((r) => r.changes)) };
 }
 
 /**
@@ -143,7 +152,8 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
     before: parseCursor(input.lastMark),
   };
   if (query.from !== null && query.to !== null && query.from > query.to) throw AppError.invalidValue('startDate: after endDate');
-  if (!(await rowExists(ctx.db, schema.table, rowId))) throw AppError.notFound(`record "${rowId}" does not exist (or was removed for good, with its log)`);
+  const record = await rowCreation(ctx.db, schema.table, rowId);
+  if (!record) throw AppError.notFound(`record "${rowId}" does not exist (or was removed for good, with its log)`);
 
   // A cursor continues after the previous page: it replaces the page number.
   const offset = query.before === null ? (pageIndex - 1) * pageSize : 0;
@@ -152,15 +162,17 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
   if (field) {
     // A field's entries are found in their JSON; a record's log is read whole for it (records have hundreds of entries, not millions).
     const all = parsed(await listLogEntries(ctx.db, query, null, 0));
-    await fillCreation(ctx, schema, rowId, all);
-    const matching = all.filter(({ changes }) => changes.some((c) => c.f === field.id));
+    const create = createMatches(schema, record, query) ? await createEntry(ctx, schema, rowId, record) : null;
+    const matching = [...all, ...(create ? [create] : [])].filter(({ changes }) => changes.some((c) => c.f === field.id));
     total = matching.length;
     page = matching.slice(offset, offset + pageSize);
   } else {
     const [entries, count] = await Promise.all([listLogEntries(ctx.db, query, pageSize, offset), countLogEntries(ctx.db, query)]);
-    total = count;
     page = parsed(entries);
-    await fillCreation(ctx, schema, rowId, page);
+    const hasCreate = createMatches(schema, record, query);
+    total = count + (hasCreate ? 1 : 0);
+    // The create entry comes after every written one: on the page where they end.
+    if (hasCreate && count >= offset && count < offset + pageSize) page.push(await createEntry(ctx, schema, rowId, record));
   }
   const refs = await readingContext(ctx, schema, page);
   const logs = page.map(({ entry, changes }) => {
