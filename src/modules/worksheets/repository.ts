@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
 import type { FieldMeta } from '../../fields/field-type.js';
@@ -110,7 +110,8 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('fields').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_counts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('row_indexes').where('worksheet_id', '=', id).execute();
-  await db.deleteFrom('record_logs').where('worksheet_id', '=', id).execute();
+  // Found through the records' ids (the log's index), before the row table is dropped.
+  await sql`DELETE FROM record_logs WHERE row_id IN (SELECT id FROM ${sql.table(rowTableName(id))})`.execute(db);
   await db.deleteFrom('discussions').where('worksheet_id', '=', id).execute();
   // The worksheet's draft boxes, whoever's they are (records/drafts/).
   await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
