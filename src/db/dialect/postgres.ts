@@ -64,6 +64,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     // One fixed advisory-lock key for "Tabularium migrations", released at commit.
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     migrationLockSql: 'SELECT pg_advisory_xact_lock(727001)',
+    lockRowsSql: (table, sortedIds) => sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(sortedIds)}) ORDER BY id COLLATE "C" FOR UPDATE`,
     concurrentIndexBuild: true,
     rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',

@@ -55,6 +55,13 @@ export interface SqlDialect {
    */
   readonly migrationLockSql: string | null;
   /**
+   * Locks rows of a table for the rest of the transaction, in one order every writer shares (so that
+   * two writers wait for each other rather than deadlock), where writers run at once (PostgreSQL:
+   * `SELECT … ORDER BY id COLLATE "C" FOR UPDATE`, ids given in the same order); null where the
+   * transaction itself serialises writers (SQLite).
+   */
+  readonly lockRowsSql: ((table: string, sortedIds: string[]) => RawBuilder<unknown>) | null;
+  /**
    * Refreshes the planner's statistics of a table after an index is added, or null where the
    * planner needs none. Without them PostgreSQL may prefer a full scan and sort over a new index
    * until autovacuum gets round to the table, and SQLite a range index over the covering one that

@@ -143,6 +143,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     linkSequenceColumn: 'INTEGER PRIMARY KEY',
     maxParameters: 32766,
     migrationLockSql: null,
+    lockRowsSql: null,
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     concurrentIndexBuild: false,
     rowTableSuffix: ' WITHOUT ROWID',

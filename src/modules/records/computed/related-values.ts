@@ -8,6 +8,9 @@ import type { WorksheetSchema } from '../../worksheets/index.js';
 import { linkSideOf, type LinkSide } from '../links/link-side.js';
 import { chunks, writeComputedValues } from './column-updates.js';
 import { relatedComputation } from './dependencies.js';
+
+/** Records locked per statement before their computed values are recomputed (PostgreSQL). */
+const LOCK_CHUNK = 10_000;
 import type { World } from './world.js';
 
 /** What an aggregation is over no related record. */
@@ -86,6 +89,12 @@ export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect,
     if (!byRelation.has(relation.id)) byRelation.set(relation.id, []);
     byRelation.get(relation.id)!.push({ field, aggregation, source, only: only && !only.everyRow ? only.expression : null });
   }
+  // Two writes linking the same records at once would each count the other's links as absent, and
+  // the later would overwrite the earlier's values: the records are locked first (in one order for
+  // every writer, so that they wait rather than deadlock), and what is read after the lock includes
+  // what the write that held it committed (each READ COMMITTED statement sees what committed before it).
+  const lock = dialect.lockRowsSql;
+  if (lock && byRelation.size > 0) for (const ids of chunks([...rowIds].sort(), LOCK_CHUNK)) await lock(schema.table, ids).execute(trx);
   for (const [relationId, planned] of byRelation) {
     const side = linkSideOf(schema.byKey.get(relationId)!);
     const aggregates = planned.filter((p) => p.aggregation !== 'lookup');
