@@ -126,6 +126,27 @@ describeApi(
       expect((await pageOf(people, ben)).logs[0].content.logData).toEqual([expect.objectContaining({ id: reverse, editType: 1, newText: 'Paint' })]);
     });
 
+    it('logs a link taken from another record (the related record holds one) on that record and on the related record', async () => {
+      const people = await makeSheet(ctx, 'Owners', [{ name: 'Name', alias: 'title', type: '2', isTitle: true }]);
+      const cars = await makeSheet(ctx, 'Cars', [
+        { name: 'Car', alias: 'title', type: '2', isTitle: true },
+        { name: 'Owner', alias: 'owner', type: '29', subType: 1, dataSource: people.id, relation: { bidirectional: true } },
+      ]);
+      const schema = await ctx.call<{ fields: Array<{ id: string; type: string }> }>('GET', `/v3/app/worksheets/${people.id}`);
+      const carsOf = schema.body.data.fields.find((f) => f.type === '29')!.id;
+      const ann = await createRecord(ctx, people, [{ id: 'title', value: 'Ann' }]);
+      const ben = await createRecord(ctx, people, [{ id: 'title', value: 'Ben' }]);
+      const car = await createRecord(ctx, cars, [{ id: 'title', value: 'Volvo' }, { id: 'owner', value: [ann] }]);
+      // Ben takes the car from his side: the car holds one owner, so Ann loses it.
+      const taken = await ctx.call('PATCH', `/v3/app/worksheets/${people.id}/rows/${ben}`, { fields: [{ id: carsOf, value: [car], type: 1 }] });
+      expect(taken.body.error_msg).toBe('');
+      expect((await pageOf(people, ann)).logs[0].content.logData).toEqual([expect.objectContaining({ id: carsOf, editType: 2, oldValue: JSON.stringify([car]), oldText: 'Volvo' })]);
+      expect((await pageOf(people, ben)).logs[0].content.logData).toEqual([expect.objectContaining({ id: carsOf, editType: 1, newText: 'Volvo' })]);
+      const carLog = (await pageOf(cars, car)).logs[0].content.logData;
+      expect(carLog.find((item) => item.editType === 1)).toMatchObject({ id: cars.field.owner, newValue: JSON.stringify([ben]), newText: 'Ben' });
+      expect(carLog.find((item) => item.editType === 2)).toMatchObject({ id: cars.field.owner, oldValue: JSON.stringify([ann]), oldText: 'Ann' });
+    });
+
     it('logs a draft only when it is submitted, as a create', async () => {
       const draft = await ctx.call<{ id: string }>('POST', rows(orders), { isDraft: true, fields: [{ id: 'title', value: 'D-1' }] });
       expect(draft.body.error_msg).toBe('');

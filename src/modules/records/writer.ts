@@ -197,9 +197,10 @@ async function planLinkFields(ctx: ServiceContext, schema: WorksheetSchema, writ
 
 /**
  * The reverse-side changes of a two-way relation: for each related record that gained or lost a
- * link, the written records it gained and lost (as its reverse field shows them).
+ * link, the records it gained and lost (as its reverse field shows them): the written ones, and
+ * those a link was taken from (`unlinked`, by record: the related records they lost).
  */
-function reverseChanges(outcomes: Map<string, { before: string[]; after: string[] }>): Map<string, { added: string[]; removed: string[] }> {
+function reverseChanges(outcomes: Map<string, { before: string[]; after: string[] }>, unlinked: Map<string, string[]>): Map<string, { added: string[]; removed: string[] }> {
   const byRelated = new Map<string, { added: string[]; removed: string[] }>();
   const entry = (id: string) => {
     let found = byRelated.get(id);
@@ -210,23 +211,27 @@ function reverseChanges(outcomes: Map<string, { before: string[]; after: string[
     for (const id of outcome.before) if (!outcome.after.includes(id)) entry(id).removed.push(rowId);
     for (const id of outcome.after) if (!outcome.before.includes(id)) entry(id).added.push(rowId);
   }
+  for (const [rowId, lost] of unlinked) for (const id of lost) entry(id).removed.push(rowId);
   return byRelated;
 }
 
-/** Puts reverse-side changes into the changes of the records they belong to: a written record's own change, or a change of its own. */
-function noteReverseChanges(schema: WorksheetSchema, plan: LinkPlan, byRelated: Map<string, { added: string[]; removed: string[] }>, written: Array<{ rowId: string; change: RecordChange }>, others: Map<string, OtherChanges>, source: ChangeSource): void {
-  const fieldId = plan.counterpart!.id;
-  const worksheetId = plan.side.relatedWorksheetId;
-  const writtenHere = worksheetId === schema.id ? new Map(written.map((w) => [w.rowId, w.change])) : null;
-  for (const [rowId, links] of byRelated) {
+/**
+ * Puts changes of a relation field that records undergo because others were written (the reverse
+ * side of a two-way relation, or links taken away) into the changes of the records they belong to:
+ * a written record's own change, or a change of its own, grouped by worksheet in `others`.
+ */
+function noteLinkChanges(target: WorksheetSchema, fieldId: string, byRecord: Map<string, { added: string[]; removed: string[] }>, writtenSchemaId: string, written: Array<{ rowId: string; change: RecordChange }>, others: Map<string, OtherChanges>, source: ChangeSource): void {
+  const writtenHere = target.id === writtenSchemaId ? new Map(written.map((w) => [w.rowId, w.change])) : null;
+  for (const [rowId, links] of byRecord) {
     let change = writtenHere?.get(rowId);
     if (!change) {
-      let group = others.get(worksheetId);
-      if (!group) others.set(worksheetId, (group = { schema: plan.related, changes: [] }));
-      change = { worksheetId, rowId, kind: 'update', before: new Map(), after: new Map(), source };
-      group.changes.push(change);
+      let group = others.get(target.id);
+      if (!group) others.set(target.id, (group = { schema: target, changes: [] }));
+      change = group.changes.find((c) => c.rowId === rowId);
+      if (!change) group.changes.push((change = { worksheetId: target.id, rowId, kind: 'update', before: new Map(), after: new Map(), source }));
     }
-    (change.linked ??= new Map()).set(fieldId, links);
+    const merged = change.linked?.get(fieldId);
+    (change.linked ??= new Map()).set(fieldId, merged ? { added: [...merged.added, ...links.added], removed: [...merged.removed, ...links.removed] } : links);
   }
 }
 
@@ -252,11 +257,15 @@ async function writeLinks(trx: Executor, dialect: SqlDialect, schema: WorksheetS
       for (const id of outcome.before) if (!outcome.after.includes(id)) touched.add(id);
       for (const id of outcome.after) if (!outcome.before.includes(id)) touched.add(id);
     }
+    const source = written[0].change.source;
     if (plan.counterpart) {
       beyond.push({ worksheetId: plan.side.relatedWorksheetId, rowIds: [...touched], fields: new Set([plan.counterpart.id]) });
-      noteReverseChanges(schema, plan, reverseChanges(outcomes), written, others, written[0].change.source);
+      noteLinkChanges(plan.related, plan.counterpart.id, reverseChanges(outcomes, unlinked), schema.id, written, others, source);
     }
-    if (unlinked.length > 0) beyond.push({ worksheetId: schema.id, rowIds: unlinked, fields: new Set([fieldId]) });
+    if (unlinked.size > 0) {
+      beyond.push({ worksheetId: schema.id, rowIds: [...unlinked.keys()], fields: new Set([fieldId]) });
+      noteLinkChanges(schema, fieldId, new Map([...unlinked].map(([rowId, removed]) => [rowId, { added: [], removed }])), schema.id, written, others, source);
+    }
   }
   return beyond;
 }

@@ -27,12 +27,12 @@ export async function deleteLinks(db: Executor, side: LinkSide, ownId: string, o
 
 /**
  * Removes the links other records have to these related records (when each related record may be
- * linked from one record only); returns the records that lost a link.
+ * linked from one record only); returns the links taken: the record that lost one, and the related record.
  */
-export async function takeLinksFromOthers(db: Executor, side: LinkSide, ownId: string, otherIds: string[]): Promise<string[]> {
+export async function takeLinksFromOthers(db: Executor, side: LinkSide, ownId: string, otherIds: string[]): Promise<Array<{ own: string; other: string }>> {
   if (otherIds.length === 0) return [];
-  const taken = await links(db).deleteFrom(side.table).where(side.other, 'in', otherIds).where(side.own, '<>', ownId).returning(`${side.own} as own`).execute();
-  return taken.map((row) => row.own as string);
+  const taken = await links(db).deleteFrom(side.table).where(side.other, 'in', otherIds).where(side.own, '<>', ownId).returning([`${side.own} as own`, `${side.other} as other`]).execute();
+  return taken.map((row) => ({ own: row.own as string, other: row.other as string }));
 }
 
 /** Adds links (own record, related record), in this order, in as few statements as the engine allows. */

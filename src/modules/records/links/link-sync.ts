@@ -61,7 +61,7 @@ function applied(current: string[], edit: LinkEdit): string[] {
  * live record of the related worksheet (10002 naming those that are not), and writes only the
  * difference: removed links are deleted, new ones appended. A reordering rewrites the record's
  * links. Returns, by record, its related ids before and after, and the records of this worksheet
- * that lost a link to a related record that may be linked from one record only.
+ * that lost links to related records that may be linked from one record only (with those records).
  */
 export async function applyLinkEdits(
   trx: Executor,
@@ -69,7 +69,7 @@ export async function applyLinkEdits(
   plan: LinkPlan,
   writes: LinkWrite[],
   created: boolean,
-): Promise<{ outcomes: Map<string, LinkOutcome>; unlinked: string[] }> {
+): Promise<{ outcomes: Map<string, LinkOutcome>; unlinked: Map<string, string[]> }> {
   const { side } = plan;
   const field = side.field;
   const current = created ? new Map(writes.map((w) => [w.rowId, [] as string[]])) : await linkRepository.linksOf(trx, side, writes.map((w) => w.rowId));
@@ -91,7 +91,7 @@ export async function applyLinkEdits(
     throw AppError.invalidValue(`field "${field.name}": no record ${shown}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} in worksheet "${plan.relatedName}" (or it was deleted)`);
   }
   const inserts: Array<[string, string]> = [];
-  const unlinked = new Set<string>();
+  const unlinked = new Map<string, string[]>();
   // A related record that may be linked from one record only cannot be given to two in one write.
   const claimedBy = new Map<string, string>();
   for (const [rowId, { before, after }] of outcomes) {
@@ -107,9 +107,11 @@ export async function applyLinkEdits(
     const removed = inOrder ? before.filter((id) => !after.includes(id)) : before;
     const added = inOrder ? after.slice(kept.length) : after;
     await linkRepository.deleteLinks(trx, side, rowId, removed);
-    if (plan.relatedHoldsOne) for (const other of await linkRepository.takeLinksFromOthers(trx, side, rowId, added)) unlinked.add(other);
+    if (plan.relatedHoldsOne) {
+      for (const taken of await linkRepository.takeLinksFromOthers(trx, side, rowId, added)) unlinked.set(taken.own, [...(unlinked.get(taken.own) ?? []), taken.other]);
+    }
     for (const id of added) inserts.push([rowId, id]);
   }
   await linkRepository.insertLinks(trx, dialect, side, inserts);
-  return { outcomes, unlinked: [...unlinked] };
+  return { outcomes, unlinked };
 }
