@@ -20,6 +20,7 @@ import { healthRoutes } from './modules/health/index.js';
 import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/records/index.js';
 import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
+import { chartRoutes } from './modules/charts/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
@@ -96,6 +97,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });
     await app.register(discussionRoutes, { prefix });
+    await app.register(chartRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
   }

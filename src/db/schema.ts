@@ -140,6 +140,19 @@ export interface MetaSchema {
   record_drafts: { id: string; app_id: string; worksheet_id: string; created_by: string; created_at: number; updated_at: number; inputs: string };
   /** One row per worksheet and creator, locked by each draft creation before it counts the box. */
   record_draft_boxes: { worksheet_id: string; created_by: string; claimed_at: number };
+  /** A chart of a worksheet (`modules/charts`); `spec` is JSON: axes, values, filter, view (field ids). */
+  charts: {
+    id: string;
+    app_id: string;
+    worksheet_id: string;
+    name: string;
+    report_type: number;
+    spec: string;
+    page_id: string | null;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
   /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */

@@ -11,3 +11,4 @@ export type { HookContext, RecordChange, RecordHook } from './writer.js';
 export { getRecord, projection } from './service.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
+export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';

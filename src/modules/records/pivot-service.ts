@@ -202,6 +202,29 @@ function measuresOf(values: ResolvedValue[], row: Record<string, unknown>): Reco
   return Object.fromEntries(values.map((v, i) => [v.key, presentMeasure(v, row[`v${i}`])]));
 }
 
+/** What a pivot's input names in its messages: its own keys, or (charts) the keys their request used. */
+export interface PivotPaths {
+  rows: string;
+  columns: string;
+  values: string;
+}
+
+/**
+ * A pivot's dimensions, values and filter resolved and checked (errors name the key, under `paths`),
+ * without reading any record: what a pivot runs, and what a chart is checked by when it is saved.
+ */
+export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: PivotInput, paths: PivotPaths = { rows: 'rows', columns: 'columns', values: 'values' }) {
+  if (!input.values || input.values.length === 0) throw AppError.invalidParameters(`${paths.values}: at least one value is required, e.g. {"field": "record_count"}`);
+  const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.rows}[${i}]`));
+  const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.columns}[${i}]`));
+  const values = input.values.map((v, i) => resolveValue(schema, v, `${paths.values}[${i}]`));
+  checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `${paths.rows}[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `${paths.columns}[${i}]`])]);
+  checkUnique(values.map((v, i) => [v.key, `${paths.values}[${i}]`]));
+  const dimensions = [...rowDims, ...columnDims];
+  const predicate = compileFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, input.filter);
+  return { rowDims, columnDims, values, dimensions, predicate };
+}
+
 /**
  * A pivot of a worksheet's records, grouped and aggregated by the database:
  * `{meta, pivot:[{rows, columns, values}], summary?, totalPages, currentPage}`, cells keyed by
@@ -210,14 +233,7 @@ function measuresOf(values: ResolvedValue[], row: Record<string, unknown>): Reco
  */
 export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, input: PivotInput) {
   const schema = await loadSchema(ctx, worksheetKey);
-  if (!input.values || input.values.length === 0) throw AppError.invalidParameters('values: at least one value is required, e.g. {"field": "record_count"}');
-  const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `rows[${i}]`));
-  const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `columns[${i}]`));
-  const values = input.values.map((v, i) => resolveValue(schema, v, `values[${i}]`));
-  checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `rows[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `columns[${i}]`])]);
-  checkUnique(values.map((v, i) => [v.key, `values[${i}]`]));
-  const dimensions = [...rowDims, ...columnDims];
-  const predicate = compileFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, input.filter);
+  const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input);
   const query: repository.PivotQuery = {
     table: schema.table,
     predicate,

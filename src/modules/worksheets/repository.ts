@@ -113,6 +113,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   // Found through the records' ids (the log's index), before the row table is dropped.
   await sql`DELETE FROM record_logs WHERE row_id IN (SELECT id FROM ${sql.table(rowTableName(id))})`.execute(db);
   await db.deleteFrom('discussions').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('charts').where('worksheet_id', '=', id).execute();
   // The worksheet's draft boxes, whoever's they are (records/drafts/).
   await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('record_draft_boxes').where('worksheet_id', '=', id).execute();

@@ -1,0 +1,2 @@
+/** Charts of worksheets. */
+export { chartRoutes } from './routes.js';
