@@ -20,6 +20,7 @@ import { searchOneWord, W11, W11_NO_TOTAL } from './workloads/search.js';
 import { singleCreateWithAndWithoutLog } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
+import { chartDataAndSvg } from './workloads/chart.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -77,6 +78,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
       ['W5', pivotByStatus],
+      ['W13', chartDataAndSvg],
       ['W11', (ctx) => searchOneWord(ctx, W11)],
       ['W11n', (ctx) => searchOneWord(ctx, W11_NO_TOTAL)],
       ['W7', (ctx) => listWithRelated(ctx, relationSheets!, false)],
