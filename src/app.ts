@@ -21,6 +21,7 @@ import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/record
 import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
 import { chartRoutes } from './modules/charts/index.js';
+import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(recordLogRoutes, { prefix });
     await app.register(discussionRoutes, { prefix });
     await app.register(chartRoutes, { prefix });
+    await app.register(customPageRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
   }

@@ -79,6 +79,7 @@ describeApi('charts: create, read, data and SVG', (ctx) => {
       [{ name: 'x', reportType: 1, xaxes: { controlId: 'region' }, yaxisList: [{ controlId: 'title', normType: 1 }] }, 10002, 'yaxisList[0]'],
       [{ name: 'x', reportType: 1, yaxisList: [{ controlId: 'amount' }] }, 10001, 'xaxes'],
       [{ name: 'x', reportType: 1, xaxes: { controlId: 'region' }, yaxisList: [{ controlId: 'amount' }], filter: { type: 'condition', field: 'nope', operator: 'eq', value: 1 } }, 10002, 'nope'],
+      [{ name: 'x', reportType: 1, xaxes: { controlId: 'region' }, yaxisList: [{ controlId: 'amount' }], pageId: 'no-page' }, 10002, 'pageId'],
     ];
     for (const [body, code, named] of cases) {
       const refused = await ctx.call('POST', charts(), body);

@@ -17,3 +17,8 @@ export async function deleteChart(db: Executor, appId: string, id: string): Prom
   const deleted = await db.deleteFrom('charts').where('id', '=', id).where('app_id', '=', appId).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
 }
+
+/** Whether a custom page is the application's (a chart may belong to one). */
+export async function pageExists(db: Executor, appId: string, pageId: string): Promise<boolean> {
+  return (await db.selectFrom('custom_pages').select('id').where('id', '=', pageId).where('app_id', '=', appId).executeTakeFirst()) !== undefined;
+}

@@ -68,6 +68,7 @@ function specOf(ctx: ServiceContext, schema: WorksheetSchema, input: ChartInput)
 export async function createChart(ctx: ServiceContext, worksheetKey: string, input: ChartInput): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
   const spec = specOf(ctx, schema, input);
+  if (input.pageId && !(await repository.pageExists(ctx.db, ctx.actor.appId, input.pageId))) throw AppError.invalidValue(`pageId: no custom page "${input.pageId.slice(0, 80)}" in this application`);
   const id = newObjectId();
   const now = ctx.now();
   await repository.insertChart(ctx.db, {

@@ -1,0 +1,2 @@
+/** Custom pages of applications. */
+export { customPageRoutes } from './routes.js';
