@@ -140,6 +140,8 @@ export interface MetaSchema {
   record_drafts: { id: string; app_id: string; worksheet_id: string; created_by: string; created_at: number; updated_at: number; inputs: string };
   /** One row per worksheet and creator, locked by each draft creation before it counts the box. */
   record_draft_boxes: { worksheet_id: string; created_by: string; claimed_at: number };
+  /** A worksheet's business rule: `condition` is the filter language as JSON with fields by id; `enabled` 1/0 (records/rules/). */
+  business_rules: { id: string; worksheet_id: string; name: string; condition: string; message: string; enabled: number; position: number; created_at: number; updated_at: number };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
   /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */
