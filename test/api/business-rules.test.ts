@@ -261,3 +261,61 @@ describeApi('business rules: enforced on every write', (ctx) => {
     expect((await records.create(item('Draft three', 1))).body.error_msg).toBe('');
   });
 });
+
+describeApi('business rules: drafts and the other side of relations', (ctx) => {
+  let customers: Sheet;
+  let orders: Sheet;
+  let reverseId: string;
+  let closed: string;
+  let open: string;
+
+  beforeAll(async () => {
+    customers = await makeSheet(ctx, 'Rule customers', [
+      { name: 'Name', alias: 'title', type: '2', isTitle: true },
+      { name: 'City', alias: 'city', type: '2' },
+    ]);
+    orders = await makeSheet(ctx, 'Rule orders', [
+      { name: 'Order', alias: 'title', type: '2', isTitle: true, required: true },
+      { name: 'Amount', alias: 'amount', type: '6' },
+      { name: 'Customer', alias: 'customer', type: 'Relation', subType: 1, dataSource: customers.id, relation: { bidirectional: true } },
+    ]);
+    const fields = (await ctx.call<{ fields: Array<{ id: string; type: string }> }>('GET', `/v3/app/worksheets/${customers.id}`)).body.data.fields;
+    reverseId = fields.find((f) => f.type === '29')!.id;
+    closed = await createRecord(ctx, customers, [{ id: 'title', value: 'Closed Ltd' }, { id: 'city', value: 'Closed' }]);
+    open = await createRecord(ctx, customers, [{ id: 'title', value: 'Open Ltd' }, { id: 'city', value: 'Paris' }]);
+    const rule = await ctx.call('POST', `/v3/app/worksheets/${customers.id}/rules`, {
+      name: 'Closed customers take no orders',
+      condition: { type: 'group', logic: 'AND', children: [{ type: 'condition', field: 'city', operator: 'eq', value: 'Closed' }, { type: 'condition', field: reverseId, operator: 'isnotempty' }] },
+      message: 'This customer is closed',
+    });
+    expect(rule.body.error_msg).toBe('');
+    const amountRule = await ctx.call('POST', `/v3/app/worksheets/${orders.id}/rules`, { name: 'Big', condition: { type: 'condition', field: 'amount', operator: 'gt', value: 1000 }, message: MESSAGE });
+    expect(amountRule.body.error_msg).toBe('');
+  });
+
+  it('refuses a write whose reverse-side change leaves a related record matching, writing nothing', async () => {
+    const rows = `/v3/app/worksheets/${orders.id}/rows`;
+    const before = (await ctx.call<{ total: number }>('POST', `${rows}/list`, { pageSize: 1 })).body.data.total;
+    const response = await ctx.call('POST', rows, { fields: [{ id: 'title', value: 'O-1' }, { id: 'customer', value: [closed] }] });
+    expect(response.status).toBe(400);
+    expect(response.body.error_code).toBe(430021);
+    expect(response.body.error_msg).toContain('This customer is closed');
+    expect((await ctx.call<{ total: number }>('POST', `${rows}/list`, { pageSize: 1 })).body.data.total).toBe(before);
+    expect(valueOf(await readRecord(ctx, customers, closed), reverseId)).toEqual([]);
+    expect((await ctx.call('POST', rows, { fields: [{ id: 'title', value: 'O-2' }, { id: 'customer', value: [open] }] })).body.error_msg).toBe('');
+  });
+
+  it('lets a matching draft be saved, and refuses to submit it while it matches, keeping the draft', async () => {
+    const rows = `/v3/app/worksheets/${orders.id}/rows`;
+    const draft = await ctx.call<{ id: string }>('POST', rows, { fields: [{ id: 'title', value: 'Draft' }, { id: 'amount', value: 5000 }], isDraft: true });
+    expect(draft.body.error_msg).toBe('');
+    const id = draft.body.data.id;
+    const submitted = await ctx.call('POST', `${rows}/${id}/submit`);
+    expect(submitted.status).toBe(400);
+    expect(submitted.body.error_code).toBe(430021);
+    expect(submitted.body.error_msg).toBe(MESSAGE);
+    expect((await ctx.call('GET', `${rows}/${id}`)).body.data).toMatchObject({ id, isDraft: true });
+    expect((await ctx.call('PATCH', `${rows}/${id}`, { fields: [{ id: 'amount', value: 50 }] })).body.error_msg).toBe('');
+    expect((await ctx.call('POST', `${rows}/${id}/submit`)).body.error_msg).toBe('');
+  });
+});
