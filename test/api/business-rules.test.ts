@@ -319,3 +319,40 @@ describeApi('business rules: drafts and the other side of relations', (ctx) => {
     expect((await ctx.call('POST', `${rows}/${id}/submit`)).body.error_msg).toBe('');
   });
 });
+
+describeApi('business rules: sub-table rows and rollups over them', (ctx) => {
+  let invoices: Sheet;
+  let child: string;
+
+  beforeAll(async () => {
+    invoices = await makeSheet(ctx, 'Rule invoices', [
+      { name: 'Invoice', alias: 'title', type: '2', isTitle: true },
+      { name: 'Lines', alias: 'lines', type: 'SubTable', config: { fields: [{ name: 'Item', alias: 'item', type: 'Text' }, { name: 'Qty', alias: 'qty', type: 'Number' }] } },
+    ]);
+    const got = await ctx.call<{ fields: Array<{ id: string; dataSource?: string }> }>('GET', `/v3/app/worksheets/${invoices.id}`);
+    child = got.body.data.fields.find((f) => f.id === invoices.field.lines)!.dataSource!;
+    const added = await ctx.call('POST', `/v3/app/worksheets/${invoices.id}`, { addFields: [{ name: 'Units', alias: 'units', type: 'Rollup', config: { relationField: 'lines', sourceField: 'qty', aggregation: 'SUM' } }] });
+    expect(added.body.error_msg).toBe('');
+    const lineRule = await ctx.call('POST', `/v3/app/worksheets/${child}/rules`, { name: 'Line', condition: { type: 'condition', field: 'qty', operator: 'gt', value: 100 }, message: 'A line holds at most 100' });
+    expect(lineRule.body.error_msg).toBe('');
+    const totalRule = await ctx.call('POST', `/v3/app/worksheets/${invoices.id}/rules`, { name: 'Total', condition: { type: 'condition', field: 'units', operator: 'gt', value: 150 }, message: 'An invoice holds at most 150 units' });
+    expect(totalRule.body.error_msg).toBe('');
+  });
+
+  const write = (lines: number[]) =>
+    ctx.call('POST', `/v3/app/worksheets/${invoices.id}/rows`, { fields: [{ id: 'title', value: 'INV' }, { id: 'lines', value: lines.map((qty) => [{ id: 'item', value: 'x' }, { id: 'qty', value: qty }]) }] });
+  const childTotal = async () => (await ctx.call<{ total: number }>('POST', `/v3/app/worksheets/${child}/rows/list`, { pageSize: 1 })).body.data.total;
+
+  it("checks a child row against the child worksheet's rules, and the parent's rollup against the parent's, writing nothing", async () => {
+    const before = await childTotal();
+    const line = await write([5, 500]);
+    expect(line.body.error_code).toBe(430021);
+    expect(line.body.error_msg).toContain('A line holds at most 100');
+    const total = await write([100, 60]);
+    expect(total.body.error_code).toBe(430021);
+    expect(total.body.error_msg).toBe('An invoice holds at most 150 units');
+    expect(await childTotal()).toBe(before);
+    expect((await write([100, 50])).body.error_msg).toBe('');
+    expect(await childTotal()).toBe(before + 2);
+  });
+});

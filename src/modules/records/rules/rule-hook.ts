@@ -1,3 +1,4 @@
+import type { Executor } from '../../../db/connection.js';
 import type { FilterScope } from '../../../query/index.js';
 import { AppError } from '../../../shared/app-error.js';
 import { ErrorCode } from '../../../shared/error-codes.js';
@@ -5,12 +6,31 @@ import { rows } from '../repository.js';
 import type { RecordChange, RecordHook } from '../writer.js';
 import { compileCondition } from './condition.js';
 import { enabledRules } from './repository.js';
+import type { WorksheetSchema } from '../../worksheets/index.js';
 
 /** Changed records asked about per statement (well under either engine's parameter limit). */
 const IDS_PER_STATEMENT = 500;
 
 /** The kinds of change that leave a record live with (possibly) new values. */
 const CHECKED = new Set<RecordChange['kind']>(['create', 'update', 'restore']);
+
+type EnabledRules = Awaited<ReturnType<typeof enabledRules>>;
+
+/**
+ * A worksheet's enabled rules, kept with its loaded schema: a rule change drops the cached schema
+ * (`service.ts`), so the next write of this process reads them again, and other processes within the
+ * schema cache's lifetime, as for every other change of structure. Saves a statement per write.
+ */
+const rulesBySchema = new WeakMap<WorksheetSchema, EnabledRules>();
+
+async function rulesOf(trx: Executor, schema: WorksheetSchema): Promise<EnabledRules> {
+  let rules = rulesBySchema.get(schema);
+  if (!rules) {
+    rules = await enabledRules(trx, schema.id);
+    rulesBySchema.set(schema, rules);
+  }
+  return rules;
+}
 
 /** How a refused record is named: by its position among the records a batch creates, and its id. */
 function recordLabel(changes: RecordChange[], rowId: string): string {
@@ -29,7 +49,7 @@ function recordLabel(changes: RecordChange[], rowId: string): string {
 export const enforceBusinessRules: RecordHook = async (changes, hook) => {
   const ids = changes.filter((c) => CHECKED.has(c.kind)).map((c) => c.rowId);
   if (ids.length === 0) return;
-  const rules = await enabledRules(hook.trx, hook.schema.id);
+  const rules = await rulesOf(hook.trx, hook.schema);
   if (rules.length === 0) return;
   const scope: FilterScope = { schema: hook.schema, dialect: hook.dialect, now: hook.now, timeZone: hook.timeZone, selfAccountId: hook.actorId };
   for (const rule of rules) {

@@ -3,9 +3,14 @@ import type { FilterScope } from '../../../query/index.js';
 import { AppError } from '../../../shared/app-error.js';
 import { newObjectId } from '../../../shared/ids.js';
 import type { ServiceContext } from '../../../shared/service-context.js';
-import { loadSchema, type WorksheetSchema } from '../../worksheets/index.js';
+import { forgetCachedSchema, loadSchema, type WorksheetSchema } from '../../worksheets/index.js';
 import { checkCondition } from './condition.js';
 import * as repository from './repository.js';
+
+/*
+ * Every change of rules drops the worksheet's cached schema: the record writer keeps the enabled
+ * rules with it (`rule-hook.ts`).
+ */
 
 /** Longest name and message, in characters. */
 const MAX_NAME_LENGTH = 100;
@@ -81,6 +86,7 @@ export async function createRule(ctx: ServiceContext, worksheetKey: string, inpu
     const position = await repository.nextPosition(trx, schema.id);
     await repository.insertRule(trx, { id, worksheet_id: schema.id, name, condition, message, enabled: input.enabled === false ? 0 : 1, position, created_at: now, updated_at: now });
   });
+  forgetCachedSchema(ctx.schemas, schema.id);
   return present((await repository.findRule(ctx.db, schema.id, id))!);
 }
 
@@ -95,6 +101,7 @@ export async function updateRule(ctx: ServiceContext, worksheetKey: string, rule
   if (input.condition !== undefined) changes.condition = JSON.stringify(checkCondition(scopeOf(ctx, schema), input.condition));
   if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
   await repository.updateRule(ctx.db, ruleId, changes);
+  forgetCachedSchema(ctx.schemas, schema.id);
   return present(await ruleOf(ctx, schema, ruleId));
 }
 
@@ -102,4 +109,5 @@ export async function deleteRule(ctx: ServiceContext, worksheetKey: string, rule
   const schema = await loadSchema(ctx, worksheetKey);
   await ruleOf(ctx, schema, ruleId);
   await repository.deleteRule(ctx.db, ruleId);
+  forgetCachedSchema(ctx.schemas, schema.id);
 }
