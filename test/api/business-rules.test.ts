@@ -262,6 +262,39 @@ describeApi('business rules: enforced on every write', (ctx) => {
   });
 });
 
+describeApi('business rules: dates at the write, and fields deleted since', (ctx) => {
+  let sheet: Sheet;
+  const rows = () => `/v3/app/worksheets/${sheet.id}/rows`;
+
+  beforeAll(async () => {
+    sheet = await makeSheet(ctx, 'Rules dated', [
+      { name: 'Title', alias: 'title', type: '2', isTitle: true },
+      { name: 'Due', alias: 'due', type: '15' },
+      { name: 'Notes', alias: 'notes', type: '2' },
+    ]);
+  });
+
+  it('resolves a dynamic date at the time of the write', async () => {
+    const rule = await ctx.call<Rule>('POST', `/v3/app/worksheets/${sheet.id}/rules`, { name: 'No past', condition: { type: 'condition', field: 'due', operator: 'lt', value: 'today' }, message: 'The due date is in the past' });
+    expect(rule.body.error_msg).toBe('');
+    const past = await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'Late' }, { id: 'due', value: '2001-02-03' }] });
+    expect(past.body).toMatchObject({ error_code: 430021, error_msg: 'The due date is in the past' });
+    expect((await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'Later' }, { id: 'due', value: '2999-02-03' }] })).body.error_msg).toBe('');
+    expect((await ctx.call('DELETE', `/v3/app/worksheets/${sheet.id}/rules/${rule.body.data.id}`)).body.error_msg).toBe('');
+  });
+
+  it('no longer checks a rule whose field was deleted, and still lists it', async () => {
+    const rule = await ctx.call<Rule>('POST', `/v3/app/worksheets/${sheet.id}/rules`, { name: 'Notes', condition: { type: 'condition', field: 'notes', operator: 'eq', value: 'bad' }, message: 'Bad notes' });
+    expect(rule.body.error_msg).toBe('');
+    expect((await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'A' }, { id: 'notes', value: 'bad' }] })).body.error_code).toBe(430021);
+    const removed = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { removeFields: [sheet.field.notes] });
+    expect(removed.body.error_msg).toBe('');
+    expect((await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'B' }] })).body.error_msg).toBe('');
+    const listed = await ctx.call<{ rules: Rule[] }>('GET', `/v3/app/worksheets/${sheet.id}/rules`);
+    expect(listed.body.data.rules.map((r) => r.id)).toEqual([rule.body.data.id]);
+  });
+});
+
 describeApi('business rules: drafts and the other side of relations', (ctx) => {
   let customers: Sheet;
   let orders: Sheet;
