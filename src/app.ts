@@ -17,7 +17,7 @@ import { notFoundPlugin } from './plugins/not-found.js';
 import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { RecycleBinSweep, recordLogRoutes, recordRoutes } from './modules/records/index.js';
+import { RecycleBinSweep, recordLogRoutes, recordRoutes, ruleRoutes } from './modules/records/index.js';
 import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
 import { chartRoutes } from './modules/charts/index.js';
@@ -97,6 +97,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });
+    await app.register(ruleRoutes, { prefix });
     await app.register(discussionRoutes, { prefix });
     await app.register(chartRoutes, { prefix });
     await app.register(customPageRoutes, { prefix });

@@ -1,6 +1,7 @@
 /** Records of worksheets. */
 export { recordRoutes } from './routes.js';
 export { recordLogRoutes } from './logs/log-routes.js';
+export { ruleRoutes } from './rules/routes.js';
 export { RecycleBinSweep } from './recycle-bin-sweep.js';
 /** What other modules (discussions) use of records: liveness, members, and the file store's write path. */
 export { liveRecordIds } from './repository.js';

@@ -24,6 +24,7 @@ import { logRecordChanges } from './logs/log-hook.js';
 import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
 import { purgeDiscussions } from '../discussions/purge-hook.js';
+import { enforceBusinessRules } from './rules/rule-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -77,6 +78,8 @@ export interface HookContext {
   actorId: string;
   /** The write's time, epoch milliseconds. */
   now: number;
+  /** The zone dates of the write are read in (`TIME_ZONE`). */
+  timeZone: string;
 }
 
 /** Reacts to the changes of one write, inside its transaction; throwing rolls the write back. */
@@ -95,10 +98,10 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [countChanges, logRecordChanges, purgeDiscussions];
+const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions];
 
 async function runHooks(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, changes: RecordChange[]): Promise<void> {
-  const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now() };
+  const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now(), timeZone: ctx.timeZone };
   for (const run of HOOKS) await run(changes, hook);
 }
 

@@ -117,6 +117,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   // The worksheet's draft boxes, whoever's they are (records/drafts/).
   await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('record_draft_boxes').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('business_rules').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }
