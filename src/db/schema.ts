@@ -140,6 +140,18 @@ export interface MetaSchema {
   record_drafts: { id: string; app_id: string; worksheet_id: string; created_by: string; created_at: number; updated_at: number; inputs: string };
   /** One row per worksheet and creator, locked by each draft creation before it counts the box. */
   record_draft_boxes: { worksheet_id: string; created_by: string; claimed_at: number };
+  /** Option sets of an application (migration 0013): `options` as a field keeps them (JSON). */
+  option_sets: {
+    id: string;
+    app_id: string;
+    name: string;
+    options: string;
+    enable_color: number;
+    enable_score: number;
+    account_id: string;
+    created_at: number;
+    updated_at: number;
+  };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
   /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */
