@@ -233,5 +233,40 @@ describeApi('option sets', (ctx) => {
     const edit = await ctx.call('PUT', `/v3/app/optionsets/${id}`, { options: set.options.map((o) => ({ key: o.key, value: o.value, index: o.index, score: o.score * 10 })) });
     expect(edit.body.error_msg).toBe('');
     expect(Number(valueOf(await readRecord(ctx, sheet, row), sheet.field.total))).toBe(35);
+    // The field shows its options' scores.
+    expect((await fieldOf(ctx, sheet.id, sheet.field.pick)).options.map((o) => (o as { score?: number }).score)).toEqual([10, 20, 5]);
+  });
+
+  it('a rollup sums the scores of the chosen options of the related records, and follows a score change', async () => {
+    const id = await createSet(ctx, { name: 'Effort', options: [{ value: 'S', index: 1, score: 1 }, { value: 'L', index: 2, score: 5 }, { value: 'None', index: 3 }], enableColor: false, enableScore: true });
+    const projects = await makeSheet(ctx, 'Projects', [{ name: 'Name', alias: 'name', type: '2' }]);
+    const tasks = await makeSheet(ctx, 'Tasks', [
+      { name: 'Name', alias: 'name', type: '2' },
+      { name: 'Size', alias: 'size', type: '9', dataSource: id },
+      { name: 'Tags', alias: 'tags', type: '10', dataSource: id },
+      { name: 'Project', alias: 'project', type: '29', subType: 1, dataSource: projects.id, relation: { bidirectional: true } },
+    ]);
+    const reverse = (await ctx.call<{ fields: FieldOut[] }>('GET', `/v3/app/worksheets/${projects.id}`)).body.data.fields.find((f) => f.name === 'Tasks')!.id;
+    const added = await ctx.call('POST', `/v3/app/worksheets/${projects.id}/structure`, {
+      addFields: [
+        { name: 'Effort', alias: 'effort', type: '37', config: { relationField: reverse, sourceField: tasks.field.size, aggregation: 'SUM' } },
+        { name: 'Tagged', alias: 'tagged', type: '37', config: { relationField: reverse, sourceField: tasks.field.tags, aggregation: 'SUM' } },
+      ],
+    });
+    expect(added.body.error_msg).toBe('');
+    const fields = Object.fromEntries((await ctx.call<{ fields: FieldOut[] }>('GET', `/v3/app/worksheets/${projects.id}`)).body.data.fields.map((f) => [f.name, f.id]));
+    const project = await createRecord(ctx, projects, [{ id: projects.field.name, value: 'P' }]);
+    await createRecord(ctx, tasks, [{ id: tasks.field.size, value: 'S' }, { id: tasks.field.tags, value: ['S', 'L'] }, { id: tasks.field.project, value: [project] }]);
+    await createRecord(ctx, tasks, [{ id: tasks.field.size, value: 'L' }, { id: tasks.field.tags, value: ['None'] }, { id: tasks.field.project, value: [project] }]);
+    await createRecord(ctx, tasks, [{ id: tasks.field.project, value: [project] }]);
+    let read = await readRecord(ctx, projects, project);
+    expect(Number(valueOf(read, fields.Effort))).toBe(6);
+    expect(Number(valueOf(read, fields.Tagged))).toBe(6);
+    const set = await setById(ctx, id);
+    const edit = await ctx.call('PUT', `/v3/app/optionsets/${id}`, { options: set.options.map((o) => ({ key: o.key, value: o.value, index: o.index, score: o.value === 'None' ? 100 : o.score })) });
+    expect(edit.body.error_msg).toBe('');
+    read = await readRecord(ctx, projects, project);
+    expect(Number(valueOf(read, fields.Effort))).toBe(6);
+    expect(Number(valueOf(read, fields.Tagged))).toBe(106);
   });
 });

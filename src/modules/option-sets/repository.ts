@@ -41,6 +41,16 @@ export async function findOptionSet(db: Executor, appId: string, id: string): Pr
   return row && fromRow(row);
 }
 
+/**
+ * The option set, held until the caller's transaction ends: a no-op UPDATE takes the row's lock
+ * first (on both engines), so an edit, a deletion and a field starting to use the set never
+ * interleave: whoever comes second reads what the first committed.
+ */
+export async function claimOptionSet(db: Executor, appId: string, id: string): Promise<OptionSet | undefined> {
+  await db.updateTable('option_sets').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).where('id', '=', id).execute();
+  return findOptionSet(db, appId, id);
+}
+
 export async function insertOptionSet(db: Executor, set: OptionSet, now: number): Promise<void> {
   await db
     .insertInto('option_sets')

@@ -63,8 +63,9 @@ export async function createOptionSet(ctx: ServiceContext, input: OptionSetInput
   return { optionsetId: set.id };
 }
 
+/** The set, locked for the rest of the caller's transaction; 10007 when this application has no such set. */
 async function loadOptionSet(ctx: ServiceContext, db: ServiceContext['db'], id: string): Promise<OptionSet> {
-  const set = await repository.findOptionSet(db, ctx.actor.appId, id);
+  const set = await repository.claimOptionSet(db, ctx.actor.appId, id);
   if (!set) throw AppError.notFound(`option set "${id}" does not exist in this application`);
   return set;
 }

@@ -2,7 +2,7 @@ import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { Executor } from '../../db/connection.js';
 import type { FieldMeta, FieldOption } from '../../fields/field-type.js';
-import { findOptionSet, type OptionSet } from '../option-sets/index.js';
+import { claimOptionSet, type OptionSet } from '../option-sets/index.js';
 import { dependenciesOf } from './computed-fields.js';
 import { recomputeFields } from './recompute-fields.js';
 import * as repository from './repository.js';
@@ -38,12 +38,13 @@ function withSetOptions(field: FieldMeta, set: OptionSet): FieldMeta {
  * Resolves the option sets that fields of a definition name (inside the change's transaction):
  * choice fields take the set's options; an unknown set, or a set named by a field of another type,
  * is 10002 naming the field. `dataSource: ""` on a choice field stops using the set (the field keeps
- * its options as its own).
+ * its options as its own). The sets are claimed (locked) until the change commits, so that an edit
+ * or a deletion of a set running at the same time cannot miss the field.
  */
 export async function linkOptionSets(trx: Executor, appId: string, fields: FieldMeta[]): Promise<FieldMeta[]> {
   const sets = new Map<string, OptionSet | undefined>();
   const setOf = async (id: string) => {
-    if (!sets.has(id)) sets.set(id, await findOptionSet(trx, appId, id));
+    if (!sets.has(id)) sets.set(id, await claimOptionSet(trx, appId, id));
     return sets.get(id);
   };
   const linked: FieldMeta[] = [];
@@ -99,13 +100,19 @@ export async function optionSetUsage(db: Executor, appId: string): Promise<Map<s
 export async function applyOptionSet(ctx: ServiceContext, trx: Executor, set: OptionSet): Promise<string[]> {
   const schemas = await repository.schemasOfApp(trx, set.appId);
   const changed: string[] = [];
+  const using = new Set<string>();
   for (const schema of schemas) {
-    const using = schema.fields.filter((f) => optionSetIdOf(f) === set.id);
-    if (using.length === 0) continue;
+    const fields = schema.fields.filter((f) => optionSetIdOf(f) === set.id);
+    if (fields.length === 0) continue;
     changed.push(schema.id);
-    for (const field of using) await repository.replaceField(trx, withSetOptions(field, set));
-    const ids = new Set(using.map((f) => f.id));
-    const readers = schema.fields.filter((f) => f.fieldType.computed?.kind === 'row' && dependenciesOf(f).some((id) => ids.has(id)));
+    for (const field of fields) {
+      await repository.replaceField(trx, withSetOptions(field, set));
+      using.add(field.id);
+    }
+  }
+  // Formulas on the same worksheet and rollups on related ones read the fields' scores.
+  for (const schema of schemas) {
+    const readers = schema.fields.filter((f) => dependenciesOf(f).some((id) => using.has(id)));
     if (readers.length > 0) {
       await recomputeFields(trx, ctx.dialect, set.appId, schema.id, new Set(readers.map((f) => f.id)), { now: ctx.now(), timeZone: ctx.timeZone });
     }

@@ -223,6 +223,7 @@ export function presentField(field: FieldMeta, profile: ApiProfile = 'spec') {
       index: o.index,
       ...(o.isDeleted || publicProfile ? { isDeleted: o.isDeleted === true } : {}),
       ...(o.color ? { color: o.color } : {}),
+      ...(typeof o.score === 'number' ? { score: o.score } : {}),
     })),
     config: field.config,
     description: field.description,
