@@ -137,12 +137,13 @@ describeApi('option sets', (ctx) => {
     ]);
     const b = await makeSheet(ctx, 'Bikes', [
       { name: 'Name', alias: 'name', type: '2' },
-      { name: 'Frames', alias: 'frames', type: '10', config: { dataSource: id } },
+      // Options sent for a field using a set are not used.
+      { name: 'Frames', alias: 'frames', type: '10', config: { dataSource: id }, options: [{ value: 'Ignored', index: 1 }] },
     ]);
     let paint = await fieldOf(ctx, a.id, a.field.paint);
     expect(live(paint.options)).toEqual(['Red', 'Blue']);
     expect(paint.config.dataSource).toBe(id);
-    expect(live((await fieldOf(ctx, b.id, b.field.frames)).options)).toEqual(['Red', 'Blue']);
+    expect((await fieldOf(ctx, b.id, b.field.frames)).options.map((o) => o.value)).toEqual(['Red', 'Blue']);
     expect((await setById(ctx, id)).worksheetIds.sort()).toEqual([a.id, b.id].sort());
 
     const red = paint.options.find((o) => o.value === 'Red')!;
