@@ -16,6 +16,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from '
 import { notFoundPlugin } from './plugins/not-found.js';
 import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
+import { optionSetRoutes } from './modules/option-sets/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { RecycleBinSweep, recordLogRoutes, recordRoutes, ruleRoutes } from './modules/records/index.js';
 import { contextOf } from './plugins/service-context.js';
@@ -94,6 +95,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(sharePageRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
+    await app.register(optionSetRoutes, { prefix });
     await app.register(worksheetRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });

@@ -155,6 +155,18 @@ export interface MetaSchema {
   };
   /** A worksheet's business rule: `condition` is the filter language as JSON with fields by id; `enabled` 1/0 (records/rules/). */
   business_rules: { id: string; worksheet_id: string; name: string; condition: string; message: string; enabled: number; position: number; created_at: number; updated_at: number };
+  /** Option sets of an application (migration 0013): `options` as a field keeps them (JSON). */
+  option_sets: {
+    id: string;
+    app_id: string;
+    name: string;
+    options: string;
+    enable_color: number;
+    enable_score: number;
+    account_id: string;
+    created_at: number;
+    updated_at: number;
+  };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
   /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */

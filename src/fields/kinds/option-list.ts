@@ -12,7 +12,11 @@ export const MAX_OPTIONS = 1000;
  * else by text); options left out of an edit are kept, flagged `isDeleted`, so that stored
  * values still read as their text.
  */
-export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta | null): FieldOption[] {
+export function prepareOptions(
+  draft: Pick<FieldDefinitionDraft, 'name' | 'options'>,
+  previous: Pick<FieldMeta, 'options'> | null,
+  subject = `field "${draft.name}"`,
+): FieldOption[] {
   const before = previous?.options ?? [];
   const byKey = new Map(before.map((o) => [o.key, o]));
   const byText = new Map(before.filter((o) => !o.isDeleted).map((o) => [o.value, o]));
@@ -22,7 +26,7 @@ export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta 
   const usedKeys = new Set<string>();
   const result: FieldOption[] = [];
   draft.options.forEach((raw, position) => {
-    const where = `field "${draft.name}" options[${position}]`;
+    const where = `${subject} options[${position}]`;
     if (typeof raw !== 'object' || raw === null) throw AppError.invalidValue(`${where}: expected an object {value, index}`);
     const value = typeof raw.value === 'number' ? String(raw.value) : raw.value;
     if (typeof value !== 'string' || value.trim() === '') throw AppError.invalidValue(`${where}.value: must be non-empty text, got ${show(raw.value)}`);
@@ -39,7 +43,7 @@ export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta 
     if (raw.key && usedKeys.has(raw.key)) throw AppError.invalidValue(`${where}.key: "${raw.key}" appears twice`);
     const sameText = byText.get(value);
     const existing = raw.key ? byKey.get(raw.key) : sameText && !claimed.has(sameText.key) && !usedKeys.has(sameText.key) ? sameText : undefined;
-    if (raw.key && !existing) throw AppError.invalidValue(`${where}.key: no option with key "${raw.key}" in this field`);
+    if (raw.key && !existing) throw AppError.invalidValue(`${where}.key: no option with key "${raw.key}" in ${subject}`);
     const index = raw.index === undefined ? position + 1 : Number(raw.index);
     if (!Number.isInteger(index)) throw AppError.invalidValue(`${where}.index: must be a whole number, got ${show(raw.index)}`);
     const option: FieldOption = { key: existing?.key ?? newGuid(), value, index };
@@ -50,7 +54,7 @@ export function prepareOptions(draft: FieldDefinitionDraft, previous: FieldMeta 
   });
   const live = result.filter((o) => !o.isDeleted);
   if (live.length > MAX_OPTIONS) {
-    throw new AppError(ErrorCode.OptionLimitExceeded, 400, `field "${draft.name}": at most ${MAX_OPTIONS} options, got ${live.length}`);
+    throw new AppError(ErrorCode.OptionLimitExceeded, 400, `${subject}: at most ${MAX_OPTIONS} options, got ${live.length}`);
   }
   const keptKeys = new Set(result.map((o) => o.key));
   for (const old of before) if (!keptKeys.has(old.key)) result.push({ ...old, isDeleted: true });

@@ -14,7 +14,14 @@ function numericValue({ field, stored }: ComputationInput): number {
   if (kind === 'boolean') return stored === true ? 1 : 0;
   if (kind === 'date') return typeof stored === 'string' ? Date.parse(`${stored}T00:00:00Z`) : NaN;
   if (kind === 'datetime') return typeof stored === 'number' ? stored : NaN;
+  if (kind === 'choices') return scoreOf(field, stored);
   return typeof stored === 'number' ? stored : 0;
+}
+
+/** A choice's number: the sum of the scores of the chosen options (an option without a score counts 0). */
+function scoreOf(field: FieldMeta, stored: unknown): number {
+  const keys = stored === null || stored === undefined ? [] : Array.isArray(stored) ? stored : [stored];
+  return keys.reduce<number>((sum, key) => sum + (field.options.find((o) => o.key === key)?.score ?? 0), 0);
 }
 
 export function formulaExpression(field: FieldMeta): string {
@@ -50,7 +57,8 @@ export const formula = defineFieldType({
     settle(field, inputs) {
       compileFormula(formulaExpression(field), `field "${field.name}"`, inputs.map((input) => input.id));
     },
-    refusesInput: (input) => (NUMERIC_KINDS.has(input.fieldType.valueKind) && input.fieldType.storage === 'column' ? null : `a ${input.fieldType.name} field holds no number or date`),
+    // A choice field counts as the sum of its chosen options' scores.
+    refusesInput: (input) => ((NUMERIC_KINDS.has(input.fieldType.valueKind) || input.fieldType.valueKind === 'choices') && input.fieldType.storage === 'column' ? null : `a ${input.fieldType.name} field holds no number or date`),
     evaluate(field, inputs) {
       const compiled = compileFormula(formulaExpression(field), `field "${field.name}"`, [...inputs.keys()]);
       const values = new Map<string, number>();

@@ -46,7 +46,10 @@ export const rollup = defineFieldType({
     refusesSource(source, field) {
       const aggregation = rollupAggregation(field);
       if (source.fieldType.storage !== 'column') return `a ${source.fieldType.name} field holds no value to roll up`;
-      if (NUMERIC.has(aggregation) && source.fieldType.valueKind !== 'number') return `${aggregation.toUpperCase()} needs a number field, and "${source.name}" is ${source.fieldType.name}`;
+      // A choice counts as the sum of its chosen options' scores.
+      if (NUMERIC.has(aggregation) && source.fieldType.valueKind !== 'number' && source.fieldType.valueKind !== 'choices') {
+        return `${aggregation.toUpperCase()} needs a number field (or a choice field: its scores), and "${source.name}" is ${source.fieldType.name}`;
+      }
       return null;
     },
   },

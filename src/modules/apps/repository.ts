@@ -14,7 +14,7 @@ export async function updateApp(db: Executor, appId: string, changes: { name?: s
 
 /** Removes the app and what hangs off it by reference (keys, sections, items, pages). */
 export async function deleteApp(db: Executor, appId: string) {
-  for (const table of ['app_keys', 'items', 'sections', 'custom_pages', 'share_links'] as const) {
+  for (const table of ['app_keys', 'items', 'sections', 'custom_pages', 'share_links', 'option_sets'] as const) {
     await db.deleteFrom(table).where('app_id', '=', appId).execute();
   }
   await db.deleteFrom('apps').where('id', '=', appId).execute();

@@ -66,11 +66,14 @@ function mergedConfig(input: FieldDefinitionInput, base: Record<string, unknown>
 function prepare(type: FieldType, name: string, input: FieldDefinitionInput, previous: FieldMeta | null) {
   const config = mergedConfig(input, previous?.config ?? {});
   if (!type.prepare) return { options: [], config };
-  if (previous && input.options === undefined) {
+  // A choice field using an option set takes its options from the set (option-set-fields.ts): options sent for it are not used.
+  const usesSet = type.valueKind === 'choices' && typeof config.dataSource === 'string' && config.dataSource !== '';
+  const options = usesSet ? undefined : input.options;
+  if (previous && options === undefined) {
     const prepared = type.prepare({ name, options: previous.options.filter((o) => !o.isDeleted), config }, previous);
     return { ...prepared, options: prepared.options.length > 0 ? previous.options : prepared.options };
   }
-  return type.prepare({ name, options: input.options ?? [], config }, previous);
+  return type.prepare({ name, options: options ?? [], config }, previous);
 }
 
 function checkFlags(type: FieldType, field: FieldMeta, where: string): void {

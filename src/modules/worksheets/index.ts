@@ -4,3 +4,4 @@ export { createWorksheet, deleteAllWorksheets, forgetCachedSchema, loadAppLinks,
 export { linkFieldsOfApp } from './repository.js';
 export { IndexBuilder, type IndexRequest } from './index-builder.js';
 export type { WorksheetSchema } from './worksheet-schema.js';
+export { applyOptionSet, fieldsUsingOptionSet, optionSetUsage } from './option-set-fields.js';

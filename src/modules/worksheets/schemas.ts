@@ -87,7 +87,7 @@ export const FieldOut = Type.Object(
     required: Type.Boolean(),
     isTitle: Type.Boolean(),
     isUnique: Type.Boolean(),
-    options: Type.Array(Type.Object({ key: Type.String(), value: Type.String(), index: Type.Integer(), isDeleted: Type.Optional(Type.Boolean()), color: Type.Optional(Type.String()) })),
+    options: Type.Array(Type.Object({ key: Type.String(), value: Type.String(), index: Type.Integer(), isDeleted: Type.Optional(Type.Boolean()), color: Type.Optional(Type.String()), score: Type.Optional(Type.Number()) })),
     config: Type.Record(Type.String(), Type.Unknown()),
     description: Type.String(),
     desc: Type.Optional(Type.String({ description: 'API_PROFILE=public: the description again, under its public name' })),

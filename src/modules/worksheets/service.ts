@@ -17,6 +17,7 @@ import { makeFieldUnique } from './unique-field.js';
 import { attachRelations, detachRelations, detachWorksheet, reconcileEditedRelation } from './relation-fields.js';
 import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFields, type FilterCheck } from './computed-fields.js';
 import { recomputeFields } from './recompute-fields.js';
+import { linkOptionSets } from './option-set-fields.js';
 import { removeUnreferenced } from '../records/attachments.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
@@ -72,6 +73,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     const alias = await checkWorksheetAlias(trx, ctx.actor.appId, input.alias, null);
     const sectionId = await resolveSection(trx, ctx.actor.appId, input.sectionId, now, 'sectionId');
     const owner = { id, appId: ctx.actor.appId, name };
+    fields = await linkOptionSets(trx, ctx.actor.appId, fields);
     fields = settleFieldSet([...fields, ...(await attachRelations(trx, ctx.dialect, owner, fields, fields, now, touched))], null);
     const due = fields.filter((f) => f.fieldType.computed);
     if (due.length > 0) {
@@ -221,6 +223,7 @@ export function presentField(field: FieldMeta, profile: ApiProfile = 'spec') {
       index: o.index,
       ...(o.isDeleted || publicProfile ? { isDeleted: o.isDeleted === true } : {}),
       ...(o.color ? { color: o.color } : {}),
+      ...(typeof o.score === 'number' ? { score: o.score } : {}),
     })),
     config: field.config,
     description: field.description,
@@ -312,7 +315,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
   await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     touched.clear();
     // A retried attempt starts from the fields as they were planned, not as the aborted attempt left them.
-    const planned = fields.map((f) => ({ ...f }));
+    const planned = await linkOptionSets(trx, schema.appId, fields.map((f) => ({ ...f })));
     const owner = { id: schema.id, appId: schema.appId, name: input.name === undefined ? schema.name : checkWorksheetName(input.name) };
     const changes: Parameters<typeof repository.updateWorksheet>[2] = { updated_at: now };
     if (input.name !== undefined) changes.name = checkWorksheetName(input.name);

@@ -43,6 +43,28 @@ function aggregateSql(aggregation: RelatedAggregation, column: RawBuilder<unknow
 }
 
 /**
+ * What a rollup sums of a choice field: per record, the sum of the scores of its chosen options
+ * (empty when nothing is chosen). Option keys are GUIDs, so the tests are exact.
+ */
+function choiceScoreSql(dialect: SqlDialect, source: FieldMeta, column: RawBuilder<unknown>): RawBuilder<unknown> {
+  const scored = source.options.filter((o) => typeof o.score === 'number' && o.score !== 0);
+  const terms = scored.map((o) =>
+    source.fieldType.column === 'json'
+      ? sql`CASE WHEN ${dialect.jsonArrayContainsAny(column, [o.key])} THEN ${sql.lit(o.score!)} ELSE 0 END`
+      : sql`CASE WHEN ${column} = ${o.key} THEN ${sql.lit(o.score!)} ELSE 0 END`,
+  );
+  return sql`CASE WHEN ${column} IS NULL THEN NULL ELSE ${terms.length === 0 ? sql.lit(0) : sql.join(terms, sql` + `)} END`;
+}
+
+/** The column a rollup reads of its source: the value, or for a choice the sum of its chosen options' scores. */
+function sourceSql(dialect: SqlDialect, relatedTable: string, source: FieldMeta | null, aggregation: RelatedAggregation): RawBuilder<unknown> | null {
+  if (!source) return null;
+  const column = sql.ref(`${relatedTable}.${source.id}`);
+  const numeric = aggregation === 'sum' || aggregation === 'avg' || aggregation === 'min' || aggregation === 'max';
+  return numeric && source.fieldType.valueKind === 'choices' ? choiceScoreSql(dialect, source, column) : column;
+}
+
+/**
  * The live related records of some records, joined to their link table: the FROM and WHERE both
  * kinds of query share. The related table keeps its own name, so that a rollup's filter, compiled
  * for that worksheet, applies as it is.
@@ -102,7 +124,7 @@ export async function recomputeRelatedFields(trx: Executor, dialect: SqlDialect,
     for (const chunk of chunks(rowIds)) {
       const values = new Map<string, Map<string, unknown>>(chunk.map((id) => [id, new Map(planned.map((p) => [p.field.id, p.aggregation === 'lookup' ? null : emptyValue(p.aggregation)]))]));
       if (aggregates.length > 0) {
-        const columns = aggregates.map((p, i) => sql`${aggregateSql(p.aggregation, p.source ? sql.ref(`${side.relatedTable}.${p.source.id}`) : null, p.only)} AS ${sql.ref(`a${i}`)}`);
+        const columns = aggregates.map((p, i) => sql`${aggregateSql(p.aggregation, sourceSql(dialect, side.relatedTable, p.source, p.aggregation), p.only)} AS ${sql.ref(`a${i}`)}`);
         const rows = (await sql<Record<string, unknown>>`SELECT ${sql.ref(`l.${side.own}`)} AS own, ${sql.join(columns)} ${linkedLive(side, chunk)} GROUP BY ${sql.ref(`l.${side.own}`)}`.execute(trx)).rows;
         for (const row of rows) {
           const into = values.get(row.own as string)!;
