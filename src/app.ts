@@ -23,6 +23,7 @@ import { discussionRoutes } from './modules/discussions/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
+import { viewRoutes } from './modules/views/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
@@ -93,6 +94,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(worksheetRoutes, { prefix });
+    await app.register(viewRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });
     await app.register(discussionRoutes, { prefix });

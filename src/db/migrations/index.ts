@@ -11,6 +11,7 @@ import * as discussions from './0008-discussions.js';
 import * as shareLinks from './0009-share-links.js';
 import * as recordDrafts from './0010-record-drafts.js';
 import * as deletedBy from './0011-deleted-by.js';
+import * as views from './0012-views.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0009-share-links': shareLinks,
   '0010-record-drafts': recordDrafts,
   '0011-deleted-by': deletedBy,
+  '0012-views': views,
 };

@@ -2,7 +2,9 @@ import type { DateGranularity, StoredDate } from '../../db/dialect/sql-dialect.j
 import type { FieldMeta, ReferenceKind, ResolvedReferences } from '../../fields/field-type.js';
 import { resolveReferences } from './references.js';
 import { emptyReferenceSet } from './value-codec.js';
-import { compileFilter, systemColumn } from '../../query/index.js';
+import { systemColumn } from '../../query/index.js';
+import { viewForRead } from '../views/index.js';
+import { viewFilter } from './view-filter.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
@@ -26,6 +28,8 @@ export interface PivotInput {
   columns?: PivotDimensionInput[];
   values?: PivotValueInput[];
   filter?: unknown;
+  /** A view of the worksheet: its filter is ANDed with `filter` (its sort and fields do not apply to groups). */
+  viewId?: string;
   sorts?: Array<{ field: string; isAsc?: boolean }>;
   pageSize?: number;
   pageIndex?: number;
@@ -210,6 +214,7 @@ function measuresOf(values: ResolvedValue[], row: Record<string, unknown>): Reco
  */
 export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, input: PivotInput) {
   const schema = await loadSchema(ctx, worksheetKey);
+  const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
   if (!input.values || input.values.length === 0) throw AppError.invalidParameters('values: at least one value is required, e.g. {"field": "record_count"}');
   const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `rows[${i}]`));
   const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `columns[${i}]`));
@@ -217,7 +222,7 @@ export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, in
   checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `rows[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `columns[${i}]`])]);
   checkUnique(values.map((v, i) => [v.key, `values[${i}]`]));
   const dimensions = [...rowDims, ...columnDims];
-  const predicate = compileFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, input.filter);
+  const predicate = viewFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, view, input.filter);
   const query: repository.PivotQuery = {
     table: schema.table,
     predicate,
