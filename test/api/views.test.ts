@@ -208,6 +208,12 @@ describeApi('views', (ctx) => {
     expect(own.body.data.rows[0].fields.map((f) => f.id)).toEqual([sheet.field.notes]);
     // Blank placeholders name nothing: the view's sort and fields apply.
     expect(titles(await list({ viewId: won.id, sorts: [{ field: '', isAsc: true }], fields: [''] }))).toEqual(['b', 'c', 'e']);
+    // A change of the view applies to the next read at once, and a deleted view is gone at once.
+    const patched = await ctx.call('PATCH', `${views()}/${won.id}`, { filter: { type: 'condition', field: 'stage', operator: 'eq', value: 'Lost' } });
+    expect(patched.body.error_msg).toBe('');
+    expect(titles(await list({ viewId: won.id }))).toEqual(['d']);
+    expect((await ctx.call('DELETE', `${views()}/${won.id}`)).body.error_code).toBe(1);
+    expect((await list({ viewId: won.id })).body.error_code).toBe(10007);
     // An unknown view is 10007, an empty viewId none.
     expect((await list({ viewId: '65dda1a5a608a40050774c8f' })).body.error_code).toBe(10007);
     expect(titles(await list({ viewId: '' }))).toEqual(['a', 'b', 'c', 'd', 'e']);

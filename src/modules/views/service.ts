@@ -90,6 +90,7 @@ export async function updateView(ctx: ServiceContext, worksheetKey: string, view
   const view = checkView(merged, scopeOf(ctx, schema), new ViewChecker(schema, labelOf(merged.name, 'view'), ''));
   const now = ctx.now();
   await repository.updateView(ctx.db, row.id, { name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now });
+  ctx.schemas.delete(cacheKey(schema.id, row.id));
   return present({ ...row, name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now }, schema);
 }
 
@@ -103,7 +104,9 @@ function definedKeys(patch: ViewInput): ViewInput {
 
 export async function deleteView(ctx: ServiceContext, worksheetKey: string, viewId: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
-  await repository.deleteView(ctx.db, (await findView(ctx, schema, viewId)).id);
+  const row = await findView(ctx, schema, viewId);
+  await repository.deleteView(ctx.db, row.id);
+  ctx.schemas.delete(cacheKey(schema.id, row.id));
 }
 
 /** What a read asked through a view takes from it (`viewId` on rows/list and rows/pivot). */
@@ -117,9 +120,20 @@ export interface ViewForRead {
  * worksheet has no such view.
  */
 export async function viewForRead(ctx: ServiceContext, schema: WorksheetSchema, viewId: string): Promise<ViewForRead> {
-  const row = await repository.findView(ctx.db, schema.id, viewId);
-  if (!row) throw AppError.notFound(`viewId: no view "${viewId.slice(0, 80)}" in this worksheet`);
+  // Kept with the schemas (and as long): a list through a view costs no extra statement.
+  const key = cacheKey(schema.id, viewId);
+  let row = ctx.schemas.get(key) as repository.ViewRow | undefined;
+  if (!row) {
+    row = await repository.findView(ctx.db, schema.id, viewId);
+    if (!row) throw AppError.notFound(`viewId: no view "${viewId.slice(0, 80)}" in this worksheet`);
+    if (!ctx.db.isTransaction) ctx.schemas.set(key, row);
+  }
   return { type: row.type, definition: pruneDefinition(readDefinition(row.definition), schema) };
+}
+
+/** Where a view read through `viewId` is cached; dropped when the view changes or goes. */
+function cacheKey(worksheetId: string, viewId: string): string {
+  return `view/${worksheetId}/${viewId}`;
 }
 
 /**
