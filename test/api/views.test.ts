@@ -268,6 +268,30 @@ describeApi('views', (ctx) => {
     expect(titles(page)).toEqual(['e', 'c', 'b']);
   });
 
+  it('sorts by system fields and takes the {fieldId, sortType} form and the older type names', async () => {
+    const made = await createViews({ views: [{ name: 'Newest', viewType: 'sheet', sort: [{ fieldId: 'autoid', sortType: 2 }] }, { name: 'Old board', viewType: 'board', config: { groupField: 'stage' } }] });
+    expect(made.body.error_msg).toBe('');
+    const [newest, board] = made.body.data.views;
+    expect(newest.sort).toEqual([{ field: 'autoid', isAsc: false }]);
+    expect(board.type).toBe(1);
+    expect(titles(await list({ viewId: newest.id }))).toEqual(['e', 'd', 'c', 'b', 'a']);
+  });
+
+  it('asks for a new type setting when the field it named was removed', async () => {
+    const add = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { addFields: [{ name: 'Phase', alias: 'phase', type: '11', options: [{ value: 'One', index: 1 }] }] });
+    expect(add.body.error_msg).toBe('');
+    const [board] = (await createViews({ views: [{ name: 'By phase', viewType: 'kanban', config: { groupField: 'phase' } }] })).body.data.views;
+    expect((await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { removeFields: ['phase'] })).body.error_msg).toBe('');
+    // Reads through it go on working.
+    expect(titles(await list({ viewId: board.id }))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const rename = await ctx.call('PATCH', `${views()}/${board.id}`, { name: 'Renamed' });
+    expect(rename.body.error_code).toBe(10002);
+    expect(rename.body.error_msg).toContain('config.groupField');
+    const regroup = await ctx.call<View>('PATCH', `${views()}/${board.id}`, { name: 'Renamed', config: { groupField: 'stage' } });
+    expect(regroup.body.error_msg).toBe('');
+    expect(regroup.body.data).toMatchObject({ name: 'Renamed', config: { groupField: sheet.field.stage } });
+  });
+
   it('deletes the views with the worksheet', async () => {
     const doomed = await makeSheet(ctx, 'Doomed', [{ name: 'T', alias: 't', type: '2', isTitle: true }]);
     const [view] = (await createViews({ views: [{ name: 'Soon gone' }] }, doomed)).body.data.views;
