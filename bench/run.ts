@@ -12,7 +12,7 @@ import { loadTruth } from './truth.js';
 import { createBenchSheet } from './worksheet.js';
 import { batchInsert, batchInsertWithAndWithoutLog } from './workloads/batch-insert.js';
 import { getById, sampleRecordPaths } from './workloads/get-by-id.js';
-import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL } from './workloads/list-filtered.js';
+import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL, W4_VIEW } from './workloads/list-filtered.js';
 import { listSorted } from './workloads/list-sorted.js';
 import { memoryResult } from './workloads/memory.js';
 import { pivotByStatus } from './workloads/pivot.js';
@@ -77,6 +77,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
       ['W4s', listSorted],
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
+      ['W4v', (ctx) => listFiltered(ctx, W4_VIEW)],
       ['W5', pivotByStatus],
       ['W13', chartDataAndSvg],
       ['W11', (ctx) => searchOneWord(ctx, W11)],

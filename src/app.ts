@@ -26,6 +26,7 @@ import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
+import { viewRoutes } from './modules/views/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
@@ -97,6 +98,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });
     await app.register(worksheetRoutes, { prefix });
+    await app.register(viewRoutes, { prefix });
     await app.register(recordRoutes, { prefix });
     await app.register(recordLogRoutes, { prefix });
     await app.register(ruleRoutes, { prefix });

@@ -183,4 +183,16 @@ export interface MetaSchema {
     created_at: number;
     revoked_at: number | null;
   };
+  views: {
+    id: string;
+    worksheet_id: string;
+    name: string;
+    /** The wire view type: 0 table, 1 kanban, 2 hierarchy, 3 gallery, 4 calendar, 5 gantt, 6 detail, 7 resource, 8 map, 21 plugin. */
+    type: number;
+    position: number;
+    /** JSON of the view's settings, field references as field ids (`modules/views/definition.ts`). */
+    definition: string;
+    created_at: number;
+    updated_at: number;
+  };
 }

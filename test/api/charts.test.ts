@@ -88,6 +88,19 @@ describeApi('charts: create, read, data and SVG', (ctx) => {
     }
   });
 
+  it('counts the records of a view when given one, and refuses an unknown view (10007)', async () => {
+    const views = await ctx.call<{ views: Array<{ id: string }> }>('POST', `/v3/app/worksheets/${sheet.id}/views/batch`, { views: [{ name: 'South only', viewType: 'table', filter: { type: 'condition', field: 'region', operator: 'eq', value: 'South' } }] });
+    expect(views.body.error_msg).toBe('');
+    const viewId = views.body.data.views[0].id;
+    const made = await ctx.call<{ id: string }>('POST', charts(), { name: 'South', reportType: 10, yaxisList: [{ controlId: 'record_count' }], viewId });
+    expect(made.body.error_msg).toBe('');
+    const data = await ctx.call<ChartData>('GET', `/v3/app/charts/${made.body.data.id}/data`);
+    const south = (await ctx.call<{ total: number }>('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, { viewId })).body.data.total;
+    expect(data.body.data.points).toEqual([{ x: null, values: [south] }]);
+    const unknown = await ctx.call('POST', charts(), { name: 'x', reportType: 10, yaxisList: [{ controlId: 'record_count' }], viewId: 'nope' });
+    expect(unknown.body.error_code).toBe(10007);
+  });
+
   it('shows a number chart without an x axis, applies the filter, and deletes', async () => {
     const made = await ctx.call<{ id: string }>('POST', charts(), { name: 'North total', reportType: 10, yaxisList: [{ controlId: 'amount', normType: 1 }], filter: { type: 'condition', field: 'region', operator: 'eq', value: 'North' } });
     expect(made.body.error_msg).toBe('');

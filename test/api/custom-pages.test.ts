@@ -53,6 +53,7 @@ describeApi('custom pages: components, versions, grid and references', (ctx) => 
       [{ type: 7, web: { layout: layout(0, 4) } }, 10002, 'components[0].type'],
       [{ type: 1, value: 'no-such-chart', web: { layout: layout(0, 4) } }, 10002, 'components[0].value: no chart "no-such-chart"'],
       [{ type: 5, worksheetId: 'nope', web: { layout: layout(0, 4) } }, 10002, 'components[0].worksheetId'],
+      [{ type: 5, worksheetId: sheet.id, viewId: 'nope', web: { layout: layout(0, 4) } }, 10002, 'components[0].viewId: no view "nope"'],
       [{ type: 2, value: 'x', web: {} }, 10001, 'components[0].web.layout is required'],
     ];
     for (const [component, code, message] of cases) {

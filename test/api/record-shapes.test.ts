@@ -124,7 +124,7 @@ describeApi('record shapes (spec profile)', (ctx) => {
     expect(page.body.data.rows[0].fields).toHaveLength(5);
   });
 
-  it('still refuses a viewId (views arrive later) and answers errors with their HTTP status', async () => {
+  it('refuses a viewId the worksheet has no view of (10007) and answers errors with their HTTP status', async () => {
     const view = await list({ viewId: '65dda1a5a608a40050774c8f' });
     expect(view.status).toBe(404);
     expect(view.body).toMatchObject({ success: false, error_code: 10007, data: null });

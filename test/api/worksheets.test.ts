@@ -113,7 +113,9 @@ describeApi('worksheets: create, read and list', (ctx) => {
     const byId = await ctx.call<Worksheet>('GET', `/v3/app/worksheets/${id}`);
     expect(byId.status).toBe(200);
     const worksheet = byId.body.data;
-    expect(worksheet).toMatchObject({ worksheetId: id, name: 'Deals', alias: 'deals', remark: 'All deals', views: [] });
+    expect(worksheet).toMatchObject({ worksheetId: id, name: 'Deals', alias: 'deals', remark: 'All deals' });
+    // createDefaultView (the default) gives the worksheet an "All" table view.
+    expect(worksheet.views).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'All', type: 0 }]);
     expect(worksheet.fields.map((f) => [f.name, f.alias, f.type, f.required, f.isTitle, f.isUnique])).toEqual([
       ['Name', 'name', '2', true, true, false],
       ['Amount', 'amount', '6', false, false, false],
@@ -176,6 +178,8 @@ describeApi('worksheets: create, read and list', (ctx) => {
     const md = await ctx.call<string>('GET', `/v3/app/worksheets/${id}?responseFormat=md`);
     expect(typeof md.body.data).toBe('string');
     expect(md.body.data).toContain(`${titleId}(isTitle)｜Heading｜heading｜2`);
+    const viewId = (await ctx.call<Worksheet>('GET', `/v3/app/worksheets/${id}`)).body.data.views[0] as { id: string };
+    expect(md.body.data).toContain(`## views\nid｜name｜type\n${viewId.id}｜All｜0`);
   });
 
   it('places the worksheet in the given section, or the first one when sectionId is empty', async () => {

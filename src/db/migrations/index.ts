@@ -11,6 +11,7 @@ import * as discussions from './0008-discussions.js';
 import * as shareLinks from './0009-share-links.js';
 import * as recordDrafts from './0010-record-drafts.js';
 import * as deletedBy from './0011-deleted-by.js';
+import * as views from './0012-views.js';
 import * as optionSets from './0013-option-sets.js';
 import * as businessRules from './0014-business-rules.js';
 import * as charts from './0015-charts.js';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0009-share-links': shareLinks,
   '0010-record-drafts': recordDrafts,
   '0011-deleted-by': deletedBy,
+  '0012-views': views,
   '0013-option-sets': optionSets,
   '0014-business-rules': businessRules,
   '0015-charts': charts,

@@ -16,3 +16,10 @@ export async function existingIds(db: Executor, table: 'charts' | 'worksheets', 
   const rows = await db.selectFrom(table).select('id').where('app_id', '=', appId).where('id', 'in', ids).execute();
   return new Set(rows.map((row) => row.id));
 }
+
+/** Which of these views are views of these worksheets (`"<worksheet>/<view>"` keys). */
+export async function existingViews(db: Executor, worksheetIds: string[], viewIds: string[]): Promise<Set<string>> {
+  if (viewIds.length === 0) return new Set();
+  const rows = await db.selectFrom('views').select(['id', 'worksheet_id']).where('id', 'in', viewIds).where('worksheet_id', 'in', worksheetIds).execute();
+  return new Set(rows.map((row) => `${row.worksheet_id}/${row.id}`));
+}

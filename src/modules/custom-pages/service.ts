@@ -53,6 +53,7 @@ function checkLayout(layout: Layout, where: string): void {
 async function settleComponents(ctx: ServiceContext, components: ComponentInput[]): Promise<ComponentInput[]> {
   const charts: Array<[string, string]> = [];
   const worksheets: Array<[string, string]> = [];
+  const views: Array<[string, string, string]> = [];
   const settled = components.map((component, i) => {
     const where = `components[${i}]`;
     if (!COMPONENT_TYPES.has(component.type)) throw AppError.invalidValue(`${where}.type: ${component.type} is not a component type (1 chart, 2 rich text, 3 embed URL, 4 buttons, 5 view, 6 filter, 8 image, 9 carousel, 10 tabs, 11 card)`);
@@ -64,6 +65,10 @@ async function settleComponents(ctx: ServiceContext, components: ComponentInput[
       charts.push([component.value, `${where}.value`]);
     }
     if (component.worksheetId) worksheets.push([component.worksheetId, `${where}.worksheetId`]);
+    if (component.viewId) {
+      if (!component.worksheetId) throw AppError.invalidParameters(`${where}.worksheetId: a view is named with its worksheet`);
+      views.push([component.worksheetId, component.viewId, `${where}.viewId`]);
+    }
     if (component.type === 2) return { ...component, value: sanitizeHtml(typeof component.value === 'string' ? component.value : '', RICH_TEXT) };
     return component;
   });
@@ -72,6 +77,9 @@ async function settleComponents(ctx: ServiceContext, components: ComponentInput[
     const missing = wanted.find(([id]) => !found.has(id));
     if (missing) throw AppError.invalidValue(`${missing[1]}: no ${table === 'charts' ? 'chart' : 'worksheet'} "${missing[0].slice(0, 80)}" in this application`);
   }
+  const foundViews = await repository.existingViews(ctx.db, [...new Set(views.map(([worksheetId]) => worksheetId))], [...new Set(views.map(([, viewId]) => viewId))]);
+  const missingView = views.find(([worksheetId, viewId]) => !foundViews.has(`${worksheetId}/${viewId}`));
+  if (missingView) throw AppError.invalidValue(`${missingView[2]}: no view "${missingView[1].slice(0, 80)}" in worksheet "${missingView[0].slice(0, 80)}"`);
   return settled;
 }
 

@@ -23,6 +23,7 @@ export const PivotBody = Type.Object({
   columns: Type.Optional(Type.Array(Dimension, { maxItems: 10 })),
   values: Type.Optional(Type.Array(Value, { maxItems: 20 })),
   filter: Type.Optional(Type.Unknown({ description: 'A filter tree, as on rows/list' })),
+  viewId: Type.Optional(Type.String({ description: "A view of the worksheet: its filter is ANDed with filter; empty: none" })),
   sorts: Type.Optional(Type.Array(Type.Object({ field: Type.String(), isAsc: Type.Optional(LenientBoolean()) }), { maxItems: 10 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PIVOT_PAGE_SIZE, default: 100 })),
   pageIndex: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),

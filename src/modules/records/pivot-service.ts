@@ -2,7 +2,9 @@ import type { DateGranularity, StoredDate } from '../../db/dialect/sql-dialect.j
 import type { FieldMeta, ReferenceKind, ResolvedReferences } from '../../fields/field-type.js';
 import { resolveReferences } from './references.js';
 import { emptyReferenceSet } from './value-codec.js';
-import { compileFilter, systemColumn } from '../../query/index.js';
+import { systemColumn } from '../../query/index.js';
+import { viewForRead } from '../views/index.js';
+import { viewFilter } from './view-filter.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
@@ -26,6 +28,8 @@ export interface PivotInput {
   columns?: PivotDimensionInput[];
   values?: PivotValueInput[];
   filter?: unknown;
+  /** A view of the worksheet: its filter is ANDed with `filter` (its sort and fields do not apply to groups). */
+  viewId?: string;
   sorts?: Array<{ field: string; isAsc?: boolean }>;
   pageSize?: number;
   pageIndex?: number;
@@ -213,7 +217,7 @@ export interface PivotPaths {
  * A pivot's dimensions, values and filter resolved and checked (errors name the key, under `paths`),
  * without reading any record: what a pivot runs, and what a chart is checked by when it is saved.
  */
-export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: PivotInput, paths: PivotPaths = { rows: 'rows', columns: 'columns', values: 'values' }) {
+export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: PivotInput, paths: PivotPaths = { rows: 'rows', columns: 'columns', values: 'values' }, view: Parameters<typeof viewFilter>[1] = null) {
   if (!input.values || input.values.length === 0) throw AppError.invalidParameters(`${paths.values}: at least one value is required, e.g. {"field": "record_count"}`);
   const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.rows}[${i}]`));
   const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.columns}[${i}]`));
@@ -221,7 +225,7 @@ export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: P
   checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `${paths.rows}[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `${paths.columns}[${i}]`])]);
   checkUnique(values.map((v, i) => [v.key, `${paths.values}[${i}]`]));
   const dimensions = [...rowDims, ...columnDims];
-  const predicate = compileFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, input.filter);
+  const predicate = viewFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, view, input.filter);
   return { rowDims, columnDims, values, dimensions, predicate };
 }
 
@@ -233,7 +237,8 @@ export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: P
  */
 export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, input: PivotInput) {
   const schema = await loadSchema(ctx, worksheetKey);
-  const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input);
+  const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
+  const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input, undefined, view);
   const query: repository.PivotQuery = {
     table: schema.table,
     predicate,

@@ -8,12 +8,14 @@ import { recordsMarkdown } from './record-markdown.js';
 import { rowShapeFor, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, EVERY_ROW, indexFor, planFilter, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
+import { bothOf, compileSearch, EVERY_ROW, indexFor, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
 import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
 import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-codec.js';
 import * as drafts from './drafts/service.js';
+import { viewForRead, visibleFieldIds } from '../views/index.js';
+import { planViewFilter } from './view-filter.js';
 
 export const MAX_BATCH = 1000;
 
@@ -30,7 +32,7 @@ export interface ListInput {
   includeSystemFields?: boolean;
   /** Present (true or false): flat rows, keyed by field id (true) or alias (false). */
   useFieldIdAsKey?: boolean;
-  /** Accepted; without views every list is already in table format. */
+  /** With `viewId`: true (the default) shows the view's table fields, false the fields of its own format. */
   tableView?: boolean;
   /** `md`: `rows` is one text table instead of an array. */
   responseFormat?: 'json' | 'md';
@@ -160,7 +162,7 @@ export async function restoreRecords(ctx: ServiceContext, worksheetKey: string, 
 }
 
 /** The sort terms of a list, checked. */
-function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts']): repository.SortTerm[] {
+function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter = 'sorts'): repository.SortTerm[] {
   const terms: repository.SortTerm[] = [];
   for (const [i, sort] of (sorts ?? []).entries()) {
     if (sort.field.trim() === '') continue; // a blank placeholder, as in the public examples
@@ -168,9 +170,9 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts']): reposito
     const systemField = systemColumn(sort.field);
     const system = systemField && systemField.holds !== 'member' ? systemField.column : undefined;
     const field = system ? null : schema.byKey.get(sort.field);
-    if (!system && !field) throw AppError.invalidValue(`sorts[${i}].field: no field "${sort.field}" in this worksheet`);
+    if (!system && !field) throw AppError.invalidValue(`${parameter}[${i}].field: no field "${sort.field}" in this worksheet`);
     if (field && !field.fieldType.indexable) {
-      throw AppError.invalidValue(`sorts[${i}].field: cannot sort by "${field.name}", a ${field.fieldType.name} field`);
+      throw AppError.invalidValue(`${parameter}[${i}].field: cannot sort by "${field.name}", a ${field.fieldType.name} field`);
     }
     const column = system ?? field!.id;
     const ascending = sort.isAsc !== false;
@@ -193,18 +195,21 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts']): reposito
  */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
   const schema = await loadSchema(ctx, worksheetKey);
-  if (input.viewId) throw AppError.notFound(`viewId: no view "${input.viewId}" in this worksheet`);
+  const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
   const pageSize = input.pageSize ?? 50;
   const pageIndex = input.pageIndex ?? 1;
-  const projected = projection(schema, input.fields);
+  // The request's fields win; without them, the view's visible fields (every field when it names none).
+  const projected = projection(schema, input.fields) ?? (view ? projection(schema, visibleFieldIds(view, input.tableView)) : null);
   const fields = readableFields(schema, projected);
   if (input.isDraft === true) return drafts.listDrafts(ctx, schema, fields, input);
   const scope = filterScope(ctx, schema);
-  const { predicate: filter, indexable } = planFilter(scope, input.filter);
+  const { predicate: filter, indexable } = planViewFilter(scope, view, input.filter);
   const search = compileSearch(scope, input.search);
   const predicate = search ? bothOf(filter, search) : filter;
   const state = rowStateOf(input.recycleBin);
-  const sort = sortTerms(schema, input.sorts);
+  // The request's sorts win; without them, the view's.
+  let sort = sortTerms(schema, input.sorts);
+  if (sort.length === 0 && view) sort = sortTerms(schema, view.definition.sort, 'view sort');
   if (state === 'bin' && sort.length === 0) sort.push(...BIN_ORDER);
   // The index that would serve this list is asked for; it is built in the background, never here.
   // (Not for the recycle bin: its lists are rare, and an index for them would slow every write.)
@@ -241,3 +246,4 @@ async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predi
 function filterScope(ctx: ServiceContext, schema: WorksheetSchema): FilterScope {
   return { schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId };
 }
+

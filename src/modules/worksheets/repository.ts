@@ -118,6 +118,7 @@ export async function deleteWorksheetRow(db: Executor, id: string): Promise<void
   await db.deleteFrom('record_drafts').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('record_draft_boxes').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('business_rules').where('worksheet_id', '=', id).execute();
+  await db.deleteFrom('views').where('worksheet_id', '=', id).execute();
   await db.deleteFrom('items').where('id', '=', id).execute();
   await db.deleteFrom('worksheets').where('id', '=', id).execute();
 }
@@ -201,4 +202,18 @@ export async function schemasOfApp(db: Executor, appId: string): Promise<Workshe
 export async function findField(db: Executor, id: string): Promise<FieldMeta | undefined> {
   const row = await db.selectFrom('fields').selectAll().where('id', '=', id).executeTakeFirst();
   return row && fieldFromRow(row);
+}
+
+/** A worksheet's views as its schema lists them, in their order (`modules/views/` keeps the rest). */
+export async function viewSummaries(db: Executor, worksheetId: string): Promise<Array<{ id: string; name: string; type: number }>> {
+  const rows = await db.selectFrom('views').select(['id', 'name', 'type']).where('worksheet_id', '=', worksheetId).orderBy('position').orderBy('id').execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, type: Number(row.type) }));
+}
+
+/**
+ * The view a new worksheet gets unless asked not to: "All", a table of every record. Its settings
+ * are empty; `modules/views/` reads missing settings as their defaults.
+ */
+export async function insertDefaultView(db: Executor, worksheetId: string, viewId: string, now: number): Promise<void> {
+  await db.insertInto('views').values({ id: viewId, worksheet_id: worksheetId, name: 'All', type: 0, position: 1, definition: '{}', created_at: now, updated_at: now }).execute();
 }

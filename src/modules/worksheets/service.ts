@@ -28,6 +28,8 @@ export interface CreateWorksheetInput {
   sectionId?: string;
   /** Whether changes to its records are logged (default true). */
   recordLogs?: boolean;
+  /** Whether it gets an "All" table view (default true). */
+  createDefaultView?: boolean;
   fields?: FieldDefinitionInput[];
 }
 
@@ -93,6 +95,7 @@ export async function createWorksheet(ctx: ServiceContext, input: CreateWorkshee
     });
     await repository.insertFields(trx, fields, now);
     await ddl.createRowTable(trx, ctx.dialect, id, fields);
+    if (input.createDefaultView !== false) await repository.insertDefaultView(trx, id, newObjectId(), now);
     await placeItem(trx, ctx.actor.appId, { id, type: ItemType.Worksheet, name, sectionId }, now);
   }).finally(() => {
     forgetAll(ctx, touched);
@@ -251,7 +254,7 @@ export async function getWorksheet(ctx: ServiceContext, worksheetKey: string) {
     remark: schema.remark,
     recordLogs: schema.recordLogs,
     fields: schema.fields.map((field) => presentField(field, ctx.profile)),
-    views: [] as Array<{ id: string; name: string; type: number }>,
+    views: await repository.viewSummaries(ctx.db, schema.id),
     indexes: await listIndexes(ctx, schema),
   };
 }
