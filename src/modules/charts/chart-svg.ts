@@ -1,5 +1,4 @@
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { cellText } from '../records/index.js';
 
 /**
@@ -45,7 +44,12 @@ function specOf(chart: Drawn): TopLevelSpec {
   }
 }
 
+/** Vega is loaded with the first picture (tens of megabytes a server that draws none need not hold). */
+const drawing = { vega: null as Promise<[typeof import('vega'), typeof import('vega-lite')]> | null };
+
 export async function chartSvg(chart: Drawn): Promise<string> {
+  drawing.vega ??= Promise.all([import('vega'), import('vega-lite')]);
+  const [{ parse, View }, { compile }] = await drawing.vega;
   const view = new View(parse(compile(specOf(chart)).spec), { renderer: 'none' });
   try {
     return await view.toSVG();

@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import * as repository from './repository.js';
@@ -33,11 +33,16 @@ interface ComponentInput {
 }
 
 /** What rich text may hold: formatting, links and images, nothing that runs. */
-const RICH_TEXT: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'span', 'font', 'u', 's'],
-  allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, '*': ['style', 'class'], img: ['src', 'alt', 'width', 'height'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-};
+function richText(sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions {
+  return {
+    allowedTags: [...sanitize.defaults.allowedTags, 'img', 'span', 'font', 'u', 's'],
+    allowedAttributes: { ...sanitize.defaults.allowedAttributes, '*': ['style', 'class'], img: ['src', 'alt', 'width', 'height'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+  };
+}
+
+/** The sanitiser is loaded with the first page saved that holds rich text (a server that saves none need not hold it). */
+let sanitizer: Promise<typeof sanitizeHtml> | null = null;
 
 function checkLayout(layout: Layout, where: string): void {
   for (const key of ['x', 'y', 'w', 'h', 'minW', 'minH'] as const) {
@@ -51,6 +56,7 @@ function checkLayout(layout: Layout, where: string): void {
 
 /** Checks every component (types, grid, references) and sanitises rich text; returns what is stored. */
 async function settleComponents(ctx: ServiceContext, components: ComponentInput[]): Promise<ComponentInput[]> {
+  const sanitize = components.some((c) => c.type === 2) ? await (sanitizer ??= import('sanitize-html').then((m) => m.default)) : null;
   const charts: Array<[string, string]> = [];
   const worksheets: Array<[string, string]> = [];
   const views: Array<[string, string, string]> = [];
@@ -69,7 +75,7 @@ async function settleComponents(ctx: ServiceContext, components: ComponentInput[
       if (!component.worksheetId) throw AppError.invalidParameters(`${where}.worksheetId: a view is named with its worksheet`);
       views.push([component.worksheetId, component.viewId, `${where}.viewId`]);
     }
-    if (component.type === 2) return { ...component, value: sanitizeHtml(typeof component.value === 'string' ? component.value : '', RICH_TEXT) };
+    if (component.type === 2 && sanitize) return { ...component, value: sanitize(typeof component.value === 'string' ? component.value : '', richText(sanitize)) };
     return component;
   });
   for (const [table, wanted] of [['charts', charts], ['worksheets', worksheets]] as const) {
