@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/connection.js';
 import type { Actor } from '../../shared/actor.js';
+import { AppError } from '../../shared/app-error.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema } from '../worksheets/index.js';
 import { deletedBefore } from './repository.js';
@@ -66,8 +68,11 @@ export class RecycleBinSweep {
     let removed = 0;
     for (const worksheet of worksheets) {
       const ctx = this.contextFor({ kind: 'appKey', appId: worksheet.appId, organizationId: worksheet.organizationId, keyId: 'recycle-bin', readOnly: false, accountId: 'user-undefined' });
-      const schema = await loadSchema(ctx, worksheet.id).catch(() => null);
-      // A worksheet deleted since the list was read has nothing left to sweep.
+      // A worksheet deleted since the list was read has nothing left to sweep; any other failure is reported.
+      const schema = await loadSchema(ctx, worksheet.id).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === ErrorCode.WorksheetNotFound) return null;
+        throw error;
+      });
       if (!schema) continue;
       for (;;) {
         const due = await deletedBefore(this.db, schema.table, cutoff, BATCH);

@@ -110,7 +110,7 @@ export async function liveRecordIds(db: Executor, table: string, ids: string[]):
  * The title column and creation time of the live rows among `ids` (with `evenDeleted`, of those in
  * the recycle bin too), read outside any transaction.
  */
-export async function liveTitles(source: RowSource, table: string, titleColumn: string, ids: string[], evenDeleted = false): Promise<Array<{ id: unknown; title: unknown; created: unknown }>> {
+export async function rowTitles(source: RowSource, table: string, titleColumn: string, ids: string[], evenDeleted = false): Promise<Array<{ id: unknown; title: unknown; created: unknown }>> {
   let query = rows(source.db).selectFrom(table).select(['id', `${titleColumn} as title`, '_created_at as created']).where('id', 'in', ids);
   if (!evenDeleted) query = query.where('_deleted_at', 'is', null);
   return (await read(source, query)) as Array<{ id: unknown; title: unknown; created: unknown }>;

@@ -6,7 +6,7 @@ import { loadSchema } from '../../worksheets/index.js';
 import type { StoredRow } from '../presenter.js';
 import { linkSideOf } from './link-side.js';
 import { shownLinks } from './link-repository.js';
-import { liveTitles } from '../repository.js';
+import { rowTitles } from '../repository.js';
 
 const NO_REFERENCES = noReferences();
 
@@ -88,5 +88,5 @@ export async function addTitles(ctx: ServiceContext, worksheetId: string, ids: s
   const schema = await loadSchema(ctx, worksheetId);
   const title = schema.fields.find((f) => f.isTitle);
   if (!title?.fieldType.column) return;
-  for (const row of await liveTitles(ctx, schema.table, title.id, ids, evenDeleted)) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
+  for (const row of await rowTitles(ctx, schema.table, title.id, ids, evenDeleted)) titles.set(String(row.id), titleText(ctx, title, row.title, row.created));
 }
