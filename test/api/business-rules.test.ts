@@ -283,15 +283,17 @@ describeApi('business rules: dates at the write, and fields deleted since', (ctx
     expect((await ctx.call('DELETE', `/v3/app/worksheets/${sheet.id}/rules/${rule.body.data.id}`)).body.error_msg).toBe('');
   });
 
-  it('no longer checks a rule whose field was deleted, and still lists it', async () => {
-    const rule = await ctx.call<Rule>('POST', `/v3/app/worksheets/${sheet.id}/rules`, { name: 'Notes', condition: { type: 'condition', field: 'notes', operator: 'eq', value: 'bad' }, message: 'Bad notes' });
+  it('no longer checks a rule whose field was deleted, and lists it with the problem', async () => {
+    const rule = await ctx.call<Rule & { problem: string }>('POST', `/v3/app/worksheets/${sheet.id}/rules`, { name: 'Notes', condition: { type: 'condition', field: 'notes', operator: 'eq', value: 'bad' }, message: 'Bad notes' });
     expect(rule.body.error_msg).toBe('');
+    expect(rule.body.data.problem).toBe('');
     expect((await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'A' }, { id: 'notes', value: 'bad' }] })).body.error_code).toBe(430021);
     const removed = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}`, { removeFields: [sheet.field.notes] });
     expect(removed.body.error_msg).toBe('');
     expect((await ctx.call('POST', rows(), { fields: [{ id: 'title', value: 'B' }] })).body.error_msg).toBe('');
-    const listed = await ctx.call<{ rules: Rule[] }>('GET', `/v3/app/worksheets/${sheet.id}/rules`);
+    const listed = await ctx.call<{ rules: Array<Rule & { problem: string }> }>('GET', `/v3/app/worksheets/${sheet.id}/rules`);
     expect(listed.body.data.rules.map((r) => r.id)).toEqual([rule.body.data.id]);
+    expect(listed.body.data.rules[0].problem).toMatch(/^condition.*no field/);
   });
 });
 
@@ -387,5 +389,78 @@ describeApi('business rules: sub-table rows and rollups over them', (ctx) => {
     expect(await childTotal()).toBe(before);
     expect((await write([100, 50])).body.error_msg).toBe('');
     expect(await childTotal()).toBe(before + 2);
+  });
+});
+
+describeApi('business rules: records whose rollups another record changes', (ctx) => {
+  let budgets: Sheet;
+  let spends: Sheet;
+  let budget: string;
+
+  beforeAll(async () => {
+    budgets = await makeSheet(ctx, 'Rule budgets', [{ name: 'Budget', alias: 'title', type: '2', isTitle: true }]);
+    spends = await makeSheet(ctx, 'Rule spends', [
+      { name: 'Spend', alias: 'title', type: '2', isTitle: true },
+      { name: 'Amount', alias: 'amount', type: '6' },
+      { name: 'Budget', alias: 'budget', type: '29', subType: 1, dataSource: budgets.id, relation: { bidirectional: true } },
+    ]);
+    const got = await ctx.call<{ fields: Array<{ id: string; name: string }> }>('GET', `/v3/app/worksheets/${budgets.id}`);
+    const reverse = got.body.data.fields.find((f) => f.name === 'Rule spends')!.id;
+    const added = await ctx.call('POST', `/v3/app/worksheets/${budgets.id}`, {
+      addFields: [
+        { name: 'Spent', alias: 'spent', type: 'Rollup', config: { relationField: reverse, sourceField: 'amount', aggregation: 'SUM' } },
+        { name: 'Lines', alias: 'lines', type: 'Rollup', config: { relationField: reverse, aggregation: 'count' } },
+      ],
+    });
+    expect(added.body.error_msg).toBe('');
+    const fields = await ctx.call<{ fields: Array<{ id: string; alias: string }> }>('GET', `/v3/app/worksheets/${budgets.id}`);
+    budgets.field = Object.fromEntries(fields.body.data.fields.map((f) => [f.alias, f.id]));
+    const rule = await ctx.call('POST', `/v3/app/worksheets/${budgets.id}/rules`, { name: 'Cap', condition: { type: 'condition', field: 'spent', operator: 'gt', value: 100 }, message: 'The budget is spent' });
+    expect(rule.body.error_msg).toBe('');
+    budget = await createRecord(ctx, budgets, [{ id: 'title', value: 'Travel' }]);
+  });
+
+  const spendRows = () => `/v3/app/worksheets/${spends.id}/rows`;
+  const spend = (title: string, amount: number) => ctx.call<{ id: string }>('POST', spendRows(), { fields: [{ id: 'title', value: title }, { id: 'amount', value: amount }, { id: 'budget', value: [budget] }] });
+  const spent = async () => Number(valueOf(await readRecord(ctx, budgets, budget), budgets.field.spent));
+  const spendCount = async () => (await ctx.call<{ total: number }>('POST', `${spendRows()}/list`, { pageSize: 1 })).body.data.total;
+
+  it('refuses creating, changing and restoring a record that pushes a related record over a rule, writing nothing', async () => {
+    const first = await spend('Train', 60);
+    expect(first.body.error_msg).toBe('');
+    const over = await spend('Hotel', 50);
+    expect(over.status).toBe(400);
+    expect(over.body.error_code).toBe(430021);
+    expect(over.body.error_msg).toBe(`record "${budget}" of worksheet "Rule budgets", whose relation this write changes: The budget is spent`);
+    expect(await spendCount()).toBe(1);
+    expect(await spent()).toBe(60);
+
+    const second = await spend('Taxi', 30);
+    expect(second.body.error_msg).toBe('');
+    const raised = await ctx.call('PATCH', `${spendRows()}/${second.body.data.id}`, { fields: [{ id: 'amount', value: 45 }] });
+    expect(raised.body.error_code).toBe(430021);
+    expect(await spent()).toBe(90);
+
+    expect((await ctx.call('DELETE', `${spendRows()}/${second.body.data.id}`)).body.error_msg).toBe('');
+    expect(await spent()).toBe(60);
+    expect((await spend('Bus', 35)).body.error_msg).toBe('');
+    const restored = await ctx.call('POST', `${spendRows()}/${second.body.data.id}/restore`);
+    expect(restored.body.error_code).toBe(430021);
+    expect(await spent()).toBe(95);
+    expect((await ctx.call<{ total: number }>('POST', `${spendRows()}/list`, { pageSize: 1, recycleBin: true })).body.data.total).toBe(1);
+  });
+
+  it('refuses deleting a record when the related record would then match a rule', async () => {
+    const floor = await ctx.call<{ id: string }>('POST', `/v3/app/worksheets/${budgets.id}/rules`, { name: 'Floor', condition: { type: 'condition', field: 'lines', operator: 'lt', value: 1 }, message: 'A budget keeps one line at least' });
+    expect(floor.body.error_msg).toBe('');
+    const listed = await ctx.call<{ rows: Array<{ id: string }> }>('POST', `${spendRows()}/list`, { pageSize: 10 });
+    const ids = listed.body.data.rows.map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    expect((await ctx.call('DELETE', `${spendRows()}/${ids[0]}`)).body.error_msg).toBe('');
+    const last = await ctx.call('DELETE', `${spendRows()}/${ids[1]}`);
+    expect(last.body.error_code).toBe(430021);
+    expect(last.body.error_msg).toContain('A budget keeps one line at least');
+    expect(await spendCount()).toBe(1);
+    expect((await ctx.call('DELETE', `/v3/app/worksheets/${budgets.id}/rules/${floor.body.data.id}`)).body.error_msg).toBe('');
   });
 });

@@ -15,16 +15,16 @@ import { deleteLinksOfWorksheetRecords } from './links/link-cleanup.js';
 import { childRowsOf, writeChildRows, type ChildWriter } from './links/sub-table-rows.js';
 import { checkReferencesExist } from './references.js';
 import { attachmentEditsOf, deleteFilesOfRecords, forgetUploads, removeUnreferenced, settleAttachments, uploadAttachments } from './attachments.js';
-import { propagateChanges, worldComputes, type Change } from './computed/propagate.js';
+import { propagateChanges, worldComputes, type Change, type Recomputed } from './computed/propagate.js';
 import type { ComputeTime } from './computed/related-values.js';
-import { loadWorld } from './computed/world.js';
+import { loadWorld, type World } from './computed/world.js';
 import * as repository from './repository.js';
 import { noteInsertedRows, noteRowChanges } from './row-counts.js';
 import { logRecordChanges } from './logs/log-hook.js';
 import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
 import { purgeDiscussions } from '../discussions/purge-hook.js';
-import { enforceBusinessRules } from './rules/rule-hook.js';
+import { enforceBusinessRules, enforceRulesOnRecomputed } from './rules/rule-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -80,6 +80,8 @@ export interface HookContext {
   now: number;
   /** The zone dates of the write are read in (`TIME_ZONE`). */
   timeZone: string;
+  /** The records changed only as the other side of relations the write changed, not as written. */
+  reached?: boolean;
 }
 
 /** Reacts to the changes of one write, inside its transaction; throwing rolls the write back. */
@@ -100,8 +102,25 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 /** The hooks every write runs, in order. */
 const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions];
 
-async function runHooks(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, changes: RecordChange[]): Promise<void> {
-  const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now(), timeZone: ctx.timeZone };
+/** What a write with nothing computed in its world computed again. */
+const NOTHING_RECOMPUTED: Recomputed = new Map();
+
+/**
+ * Business rules on the records a write reached only through computed values (the hooks checked the
+ * records it wrote): `changeLists` are every list of changes the hooks ran on.
+ */
+async function checkRecomputed(ctx: ServiceContext, trx: Executor, world: World, recomputed: Recomputed, changeLists: RecordChange[][]): Promise<void> {
+  if (recomputed.size === 0) return;
+  const checked = new Map<string, Set<string>>();
+  for (const change of changeLists.flat()) {
+    if (!checked.has(change.worksheetId)) checked.set(change.worksheetId, new Set());
+    checked.get(change.worksheetId)!.add(change.rowId);
+  }
+  await enforceRulesOnRecomputed({ trx, dialect: ctx.dialect, actorId: ctx.actor.accountId, now: ctx.now(), timeZone: ctx.timeZone }, world, recomputed, checked);
+}
+
+async function runHooks(ctx: ServiceContext, trx: Executor, schema: WorksheetSchema, changes: RecordChange[], reached = false): Promise<void> {
+  const hook: HookContext = { trx, dialect: ctx.dialect, schema, actorId: ctx.actor.accountId, now: ctx.now(), timeZone: ctx.timeZone, reached };
   for (const run of HOOKS) await run(changes, hook);
 }
 
@@ -329,9 +348,10 @@ export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema
     const others = new Map<string, OtherChanges>();
     const beyond = await writeLinks(trx, ctx.dialect, schema, plans, written, true, others);
     // A new record gets every computed value, whatever it was given.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], computeTime(ctx));
+    const recomputed = worldComputes(world) ? await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: ids, fields: new Set(schema.fields.map((f) => f.id)), created: true }, ...beyond], computeTime(ctx)) : NOTHING_RECOMPUTED;
     await runHooks(ctx, trx, schema, written.map((w) => w.change));
-    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes);
+    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes, true);
+    await checkRecomputed(ctx, trx, world, recomputed, [written.map((w) => w.change), ...[...others.values()].map((o) => o.changes)]);
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
     throw error;
@@ -401,9 +421,10 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
       computedChanges.push(...(await writeLinks(trx, ctx.dialect, schema, plans, written, false, others)));
       changes.push(...written.map((w) => w.change));
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, computedChanges, computeTime(ctx));
+    const recomputed = worldComputes(world) ? await propagateChanges(trx, ctx.dialect, world, computedChanges, computeTime(ctx)) : NOTHING_RECOMPUTED;
     await runHooks(ctx, trx, schema, changes);
-    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes);
+    for (const other of others.values()) await runHooks(ctx, trx, other.schema, other.changes, true);
+    await checkRecomputed(ctx, trx, world, recomputed, [changes, ...[...others.values()].map((o) => o.changes)]);
     return changes.map((c) => c.rowId);
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
@@ -438,12 +459,13 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
       if (childIds.length > 0) await removeRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, permanent, source);
     }
     // Lookups and rollups elsewhere stop counting these records; a purge's links are found before they go.
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }], computeTime(ctx));
+    const recomputed = worldComputes(world) ? await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: removed, fields: new Set(), liveness: true }], computeTime(ctx)) : NOTHING_RECOMPUTED;
     if (permanent) {
       await deleteLinksOfWorksheetRecords(trx, schema, removed);
       removedFiles.push(...(await deleteFilesOfRecords(trx, removed)));
     }
     await runHooks(ctx, trx, schema, changes);
+    await checkRecomputed(ctx, trx, world, recomputed, [changes]);
     return removed;
   });
   await removeUnreferenced(ctx, removedFiles);
@@ -463,9 +485,10 @@ export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchem
     for (const [field, childIds] of await childRowsOf({ ...ctx, db: trx }, resolvedFields(schema).owned, restored)) {
       if (childIds.length > 0) await restoreRecords({ ...ctx, db: trx }, children.get(field.id)!, childIds, source);
     }
-    if (worldComputes(world)) await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], computeTime(ctx));
+    const recomputed = worldComputes(world) ? await propagateChanges(trx, ctx.dialect, world, [{ worksheetId: schema.id, rowIds: restored, fields: new Set(), liveness: true }], computeTime(ctx)) : NOTHING_RECOMPUTED;
     const changes = restored.map((id): RecordChange => ({ worksheetId: schema.id, rowId: id, kind: 'restore', before: null, after: new Map(), source }));
     await runHooks(ctx, trx, schema, changes);
+    await checkRecomputed(ctx, trx, world, recomputed, [changes]);
     return restored;
   });
 }

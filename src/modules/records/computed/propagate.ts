@@ -26,6 +26,9 @@ export interface Change {
   created?: boolean;
 }
 
+/** The records whose computed values a write computed again, by worksheet id. */
+export type Recomputed = Map<string, Set<string>>;
+
 /** A bound on how far one write may spread: far beyond any real chain, and a guard against a cycle the definitions missed. */
 const MOST_STEPS = 10_000;
 
@@ -35,9 +38,11 @@ const MOST_STEPS = 10_000;
  * what changed, are computed again for the changed records; then every lookup or rollup elsewhere
  * that reads this worksheet's changed fields (or counts its records) is recomputed for the records
  * relating to them, and so on until nothing is left. Cost per write: one read and one write per
- * computed field reached and per 500 records (see docs/architecture.md).
+ * computed field reached and per 500 records (see docs/architecture.md). Returns the records whose
+ * computed values were computed again (business rules are checked on them too).
  */
-export async function propagateChanges(trx: Executor, dialect: SqlDialect, world: World, initial: Change[], time: ComputeTime): Promise<void> {
+export async function propagateChanges(trx: Executor, dialect: SqlDialect, world: World, initial: Change[], time: ComputeTime): Promise<Recomputed> {
+  const recomputed: Recomputed = new Map();
   const queue = initial.filter((change) => change.rowIds.length > 0);
   for (let step = 0; queue.length > 0; step++) {
     if (step > MOST_STEPS) throw new Error('computed fields did not settle: a cycle between computed fields?');
@@ -52,8 +57,16 @@ export async function propagateChanges(trx: Executor, dialect: SqlDialect, world
     const rowFields = rowComputationsAfter(schema, changed, new Set(asked.filter((f) => rowComputation(f)).map((f) => f.id)));
     await recomputeRowFields(trx, dialect, schema, rowFields, change.rowIds);
     for (const field of rowFields) changed.add(field.id);
+    if (related.length > 0 || rowFields.length > 0) noteRecomputed(recomputed, schema.id, change.rowIds);
     if (!change.created) for (const next of await dependentsElsewhere(trx, world, change, changed)) queue.push(next);
   }
+  return recomputed;
+}
+
+function noteRecomputed(recomputed: Recomputed, worksheetId: string, rowIds: string[]): void {
+  const ids = recomputed.get(worksheetId) ?? new Set<string>();
+  for (const id of rowIds) ids.add(id);
+  recomputed.set(worksheetId, ids);
 }
 
 /**

@@ -39,10 +39,19 @@ export function checkCondition(scope: FilterScope, condition: unknown): unknown 
  * null when it no longer compiles (a field it names was deleted or changed type since it was saved).
  */
 export function compileCondition(scope: FilterScope, stored: string): RowPredicate | null {
+  return compiled(scope, stored).predicate;
+}
+
+/** Why a stored condition no longer compiles (the compiler's message, naming the condition), or null when it does. */
+export function conditionProblem(scope: FilterScope, stored: string): string | null {
+  return compiled(scope, stored).problem;
+}
+
+function compiled(scope: FilterScope, stored: string): { predicate: RowPredicate | null; problem: string | null } {
   try {
-    return compileFilter(scope, JSON.parse(stored) as unknown, 'condition');
+    return { predicate: compileFilter(scope, JSON.parse(stored) as unknown, 'condition'), problem: null };
   } catch (error) {
-    if (error instanceof AppError) return null;
+    if (error instanceof AppError) return { predicate: null, problem: error.message };
     throw error;
   }
 }

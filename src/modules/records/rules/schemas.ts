@@ -23,6 +23,7 @@ export const Rule = Type.Object({
   message: Type.String(),
   enabled: Type.Boolean(),
   position: Type.Integer({ description: 'The order rules are listed and checked in' }),
+  problem: Type.String({ description: "Why the rule checks nothing now (a field its condition names was deleted or changed type), or '' while it works" }),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/app-error.js';
 import { newObjectId } from '../../../shared/ids.js';
 import type { ServiceContext } from '../../../shared/service-context.js';
 import { forgetCachedSchema, loadSchema, type WorksheetSchema } from '../../worksheets/index.js';
-import { checkCondition } from './condition.js';
+import { checkCondition, conditionProblem } from './condition.js';
 import * as repository from './repository.js';
 
 /*
@@ -31,11 +31,16 @@ export interface Rule {
   message: string;
   enabled: boolean;
   position: number;
+  /**
+   * Why the rule checks nothing now (a field its condition names was deleted or changed type since it
+   * was saved), or '' while it works. Such a rule is kept, so that it can be mended with PATCH.
+   */
+  problem: string;
   createdAt: string;
   updatedAt: string;
 }
 
-function present(row: repository.RuleRow): Rule {
+function present(row: repository.RuleRow, scope: FilterScope): Rule {
   return {
     id: row.id,
     name: row.name,
@@ -43,6 +48,7 @@ function present(row: repository.RuleRow): Rule {
     message: row.message,
     enabled: Number(row.enabled) === 1,
     position: Number(row.position),
+    problem: conditionProblem(scope, row.condition) ?? '',
     createdAt: new Date(Number(row.created_at)).toISOString(),
     updatedAt: new Date(Number(row.updated_at)).toISOString(),
   };
@@ -68,7 +74,8 @@ async function ruleOf(ctx: ServiceContext, schema: WorksheetSchema, ruleId: stri
 
 export async function listRules(ctx: ServiceContext, worksheetKey: string): Promise<{ rules: Rule[] }> {
   const schema = await loadSchema(ctx, worksheetKey);
-  return { rules: (await repository.listRules(ctx.db, schema.id)).map(present) };
+  const scope = scopeOf(ctx, schema);
+  return { rules: (await repository.listRules(ctx.db, schema.id)).map((row) => present(row, scope)) };
 }
 
 /** Creates one rule, after the worksheet's last; its condition is checked as a list filter is. */
@@ -87,7 +94,7 @@ export async function createRule(ctx: ServiceContext, worksheetKey: string, inpu
     await repository.insertRule(trx, { id, worksheet_id: schema.id, name, condition, message, enabled: input.enabled === false ? 0 : 1, position, created_at: now, updated_at: now });
   });
   forgetCachedSchema(ctx.schemas, schema.id);
-  return present((await repository.findRule(ctx.db, schema.id, id))!);
+  return present((await repository.findRule(ctx.db, schema.id, id))!, scopeOf(ctx, schema));
 }
 
 /** Changes any of name, condition, message and enabled. */
@@ -102,7 +109,7 @@ export async function updateRule(ctx: ServiceContext, worksheetKey: string, rule
   if (input.enabled !== undefined) changes.enabled = input.enabled ? 1 : 0;
   await repository.updateRule(ctx.db, ruleId, changes);
   forgetCachedSchema(ctx.schemas, schema.id);
-  return present(await ruleOf(ctx, schema, ruleId));
+  return present(await ruleOf(ctx, schema, ruleId), scopeOf(ctx, schema));
 }
 
 export async function deleteRule(ctx: ServiceContext, worksheetKey: string, ruleId: string): Promise<void> {
