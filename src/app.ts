@@ -88,7 +88,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys], headerPrefix: config.headerPrefix });
+  await app.register(authenticationPlugin, { strategies: [appKeys] });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);

@@ -2,7 +2,8 @@ import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { Executor } from '../db/connection.js';
-import type { AuthStrategy, RequestHeaders } from './auth-strategy.js';
+import { headerValue, type AuthStrategy } from './auth-strategy.js';
+import { appKeyActor } from '../access/index.js';
 import { signMatches } from './sign.js';
 
 interface CachedKey {
@@ -16,11 +17,6 @@ interface CachedKey {
 
 /** How long a looked-up key is trusted before it is read again (bounds staleness across processes). */
 const CACHE_MS = 30_000;
-
-function header(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /**
  * App key + signature: `{prefix}-Appkey` and `{prefix}-Sign`. The key acts as the administrator
@@ -58,9 +54,10 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
 
   const strategy: AuthStrategy & { forgetApp(appId: string): void } = {
     name: 'appKey',
-    async authenticate(headers): Promise<Actor | null> {
-      const appKey = header(headers, keyHeader);
-      const sign = header(headers, signHeader);
+    hint: `the ${headerPrefix}-Appkey and ${headerPrefix}-Sign headers`,
+    async authenticate({ headers }): Promise<Actor | null> {
+      const appKey = headerValue(headers, keyHeader);
+      const sign = headerValue(headers, signHeader);
       if (appKey === undefined && sign === undefined) return null;
       if (!appKey || !sign) {
         throw new AppError(ErrorCode.TokenNotFound, 401, `both ${headerPrefix}-Appkey and ${headerPrefix}-Sign headers are required`);
@@ -70,14 +67,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       if (!signMatches(sign.trim(), key.signHash)) {
         throw new AppError(ErrorCode.InvalidSignature, 401, `${headerPrefix}-Sign does not match the AppKey`);
       }
-      return {
-        kind: 'appKey',
-        appId: key.appId,
-        organizationId: key.organizationId,
-        keyId: key.keyId,
-        readOnly: key.readOnly,
-        accountId: 'user-api',
-      };
+      return appKeyActor(key);
     },
     /** Drops cached keys of an app (after the app, and so its keys, are deleted). */
     forgetApp(appId: string) {

@@ -3,12 +3,29 @@ import type { Actor } from '../shared/actor.js';
 /** The request headers a strategy reads (lower-case names, as Node gives them). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
+/** What a strategy sees of a request: its headers, cookies (sessions), address and query (org-level calls take `orgId`). */
+export interface AuthRequest {
+  headers: RequestHeaders;
+  cookies: Readonly<Record<string, string | undefined>>;
+  /** The caller's address, as the trust-proxy setting reads it. */
+  ip: string;
+  query: Readonly<Record<string, unknown>>;
+}
+
 /**
  * One way of proving who calls (app key + sign, personal access token, OAuth bearer, session).
  * `authenticate` returns null when the request does not use this strategy at all, an Actor when
- * it does and succeeds, and throws an AppError (10101, 10102, …) when it does and fails.
+ * it does and succeeds, and throws an AppError (10101, 10102, 10105, …) when it does and fails.
+ * `hint` says how to use it, for the 401 answered when no strategy recognises a request.
  */
 export interface AuthStrategy {
   name: string;
-  authenticate(headers: RequestHeaders): Promise<Actor | null>;
+  hint: string;
+  authenticate(request: AuthRequest): Promise<Actor | null>;
+}
+
+/** The first value of a header. */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

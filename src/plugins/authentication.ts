@@ -3,10 +3,8 @@ import fp from 'fastify-plugin';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
-import type { AuthStrategy } from '../auth/auth-strategy.js';
-
-/** What a route declares it needs: `public` (no credentials), `read`, or `write`. */
-export type RouteAccess = 'public' | 'read' | 'write';
+import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
+import { requireAdministrator, requireScope, requireWriting, type RouteAccess } from '../access/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,30 +21,35 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
+/** What the strategies see of a request. */
+function authRequestOf(request: FastifyRequest): AuthRequest {
+  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {};
+  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown> };
+}
+
 /**
- * Runs the strategies in order on every non-public route; the first that recognises the
- * request decides. A read-only key is refused on `write` routes (10005).
+ * Runs the strategies in order on every route that is not public; the first that recognises the
+ * request decides. Then the route's declared need is checked: its scope against the credential's
+ * (10005; 600320 through OAuth), a route that writes against a read-only credential (10005), and a
+ * route that changes the application's structure against a caller that does not administer it.
+ * Rights on worksheets, records and fields are the services' to check (`access/policy.ts`).
  */
-export const authenticationPlugin = fp(async (app: FastifyInstance, options: { strategies: AuthStrategy[]; headerPrefix: string }) => {
+export const authenticationPlugin = fp(async (app: FastifyInstance, options: { strategies: AuthStrategy[] }) => {
   app.decorateRequest('actor', null);
+  const hints = options.strategies.map((s) => s.hint).join(', or ');
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
+    const auth = authRequestOf(request);
     let actor: Actor | null = null;
     for (const strategy of options.strategies) {
-      actor = await strategy.authenticate(request.headers);
+      actor = await strategy.authenticate(auth);
       if (actor) break;
     }
-    if (!actor) {
-      throw new AppError(
-        ErrorCode.TokenNotFound,
-        401,
-        `credentials are required: send the ${options.headerPrefix}-Appkey and ${options.headerPrefix}-Sign headers`,
-      );
-    }
-    if (access === 'write' && actor.readOnly) {
-      throw AppError.permissionDenied('this key is read-only and cannot change data');
-    }
+    if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
+    requireScope(actor, access.scope);
+    if (access.right === 'write') requireWriting(actor);
+    if (access.right === 'administer') requireAdministrator(actor, 'change its structure');
     request.actor = actor;
   });
 });

@@ -1,6 +1,6 @@
 /** The read path's query language: filters compiled to predicates through the field types and the dialect. */
 export { compileFilter, indexFor, planFilter, type FilterScope, type IndexableColumns, type PlannedIndex } from './compile-filter.js';
-export { EVERY_ROW, bothOf, type RowPredicate } from './row-predicate.js';
+export { EVERY_ROW, bothOf, predicateOf, type RowPredicate } from './row-predicate.js';
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
 export { compileSearch, containsText } from './search.js';
 export { systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';

@@ -29,6 +29,24 @@ export const ErrorCode = {
   WorksheetNotFound: 430022,
   RequestLimitExceeded: 90000,
   DataOperationFailed: 99999,
+  // OAuth 2.0: the authorization flow, tokens, clients, scopes and the user's rights.
+  OAuthInvalidRequest: 600000,
+  OAuthRedirectMismatch: 600001,
+  OAuthInvalidCode: 600002,
+  OAuthCanceled: 600003,
+  OAuthStateFailed: 600004,
+  OAuthTokenInvalid: 600100,
+  OAuthAuthorizationExpired: 600101,
+  OAuthRefreshInvalid: 600102,
+  OAuthRefreshRefused: 600103,
+  OAuthAuthorizationNotFound: 600104,
+  OAuthClientCredentials: 600112,
+  OAuthClientIpRestricted: 600113,
+  OAuthClientDisabled: 600300,
+  OAuthClientUnavailable: 600302,
+  OAuthInvalidScope: 600311,
+  OAuthScopeChanged: 600312,
+  OAuthUserForbidden: 600320,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -6,6 +6,7 @@ import { SchemaCache } from '../../src/shared/schema-cache.js';
 import type { ServiceContext } from '../../src/shared/service-context.js';
 import { describeApi } from '../helpers/api-harness.js';
 import { makeSheet } from '../helpers/record-fixtures.js';
+import { appKeyActor } from '../../src/access/index.js';
 
 describeApi('worksheet schema loads', (ctx) => {
   it('requests that miss the cache together share one read of the schema', async () => {
@@ -19,7 +20,7 @@ describeApi('worksheet schema loads', (ctx) => {
       },
     });
     const service = {
-      actor: { kind: 'appKey', appId: ctx.setup.app.appId, organizationId: ctx.setup.organizationId, keyId: 'k', readOnly: true, accountId: 'user-api' },
+      actor: appKeyActor({ keyId: 'k', appId: ctx.setup.app.appId, organizationId: ctx.setup.organizationId, readOnly: true }),
       db,
       dialect: ctx.database.dialect,
       reader: ctx.database.reader,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { actorOf } from '../../plugins/authentication.js';
 import { downloadByLink, downloadForApp, type Download } from './service.js';
+import { reads } from '../../access/index.js';
 
 const tags = ['Files'];
 const FileParams = Type.Object({ file_id: Type.String({ description: 'The id of an attached file (`id` in an Attachment value)' }) });
@@ -20,7 +21,7 @@ function sendFile(reply: FastifyReply, file: Download) {
 /** Downloads of attached files, with the application's credentials (under the API prefixes). */
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/app/files/:file_id', {
-    config: { access: 'read' },
+    config: { access: reads('record:get') },
     schema: { tags, summary: 'Download an attached file of this application', params: FileParams },
     handler: async (request, reply) => sendFile(reply, await downloadForApp(app.database.db, app.files, request.params.file_id, actorOf(request).appId)),
   });

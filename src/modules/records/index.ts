@@ -4,7 +4,7 @@ export { recordLogRoutes } from './logs/log-routes.js';
 export { ruleRoutes } from './rules/routes.js';
 export { RecycleBinSweep } from './recycle-bin-sweep.js';
 /** What other modules (discussions) use of records: liveness, members, and the file store's write path. */
-export { liveRecordIds } from './repository.js';
+export { liveRecordIds, visibleLiveIds } from './repository.js';
 export { checkReferencesExist, resolveReferences } from './references.js';
 export { emptyReferenceSet } from './value-codec.js';
 export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';

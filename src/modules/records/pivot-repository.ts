@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DateGranularity, SqlDialect, StoredDate } from '../../db/dialect/sql-dialect.js';
-import type { RowPredicate } from '../../query/index.js';
+import type { ScopedRows } from '../../access/index.js';
 import { sortExpression } from './sort-expression.js';
 import { rows } from './repository.js';
 
@@ -39,7 +39,8 @@ export interface PivotOrder {
 
 export interface PivotQuery {
   table: string;
-  predicate: RowPredicate;
+  /** The caller's data scope ANDed with the pivot's filter (`access/`). */
+  predicate: ScopedRows;
   dimensions: PivotDimension[];
   measures: PivotMeasure[];
   dialect: SqlDialect;

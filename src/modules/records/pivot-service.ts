@@ -9,6 +9,7 @@ import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import * as repository from './pivot-repository.js';
+import { requireWorksheetRight, rowsFor } from '../../access/index.js';
 
 export interface PivotDimensionInput {
   field: string;
@@ -238,10 +239,11 @@ export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: P
 export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, input: PivotInput) {
   const schema = await loadSchema(ctx, worksheetKey);
   const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
+  requireWorksheetRight(ctx.actor, schema, 'read');
   const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input, undefined, view);
   const query: repository.PivotQuery = {
     table: schema.table,
-    predicate,
+    predicate: rowsFor(ctx.actor, schema, 'read', predicate),
     dimensions: dimensions.map((d) => d.sql),
     measures: values.map((v) => v.sql),
     dialect: ctx.dialect,

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema } from '../worksheets/index.js';
 import { deletedBefore } from './repository.js';
 import { removeRecords } from './writer.js';
+import { systemActor } from '../../access/index.js';
 
 const DAY = 86_400_000;
 /** Records removed per write: short transactions, so that other writes go on between them. */
@@ -67,7 +68,7 @@ export class RecycleBinSweep {
       .execute();
     let removed = 0;
     for (const worksheet of worksheets) {
-      const ctx = this.contextFor({ kind: 'appKey', appId: worksheet.appId, organizationId: worksheet.organizationId, keyId: 'recycle-bin', readOnly: false, accountId: 'user-undefined' });
+      const ctx = this.contextFor(systemActor({ job: 'recycle-bin', appId: worksheet.appId, organizationId: worksheet.organizationId, accountId: 'user-undefined', writes: true }));
       // A worksheet deleted since the list was read has nothing left to sweep; any other failure is reported.
       const schema = await loadSchema(ctx, worksheet.id).catch((error: unknown) => {
         if (error instanceof AppError && error.code === ErrorCode.WorksheetNotFound) return null;

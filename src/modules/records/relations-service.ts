@@ -1,6 +1,5 @@
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { EVERY_ROW } from '../../query/index.js';
 import { loadSchema } from '../worksheets/index.js';
 import { linkSideOf } from './links/link-side.js';
 import { relatedCount, relatedRows } from './links/link-repository.js';
@@ -8,6 +7,7 @@ import { presentRows, selectColumns } from './present-rows.js';
 import { readableFields } from './presenter.js';
 import * as repository from './repository.js';
 import { rowShapeFor } from './row-shape.js';
+import { requireWorksheetRight, rowsFor, seesField } from '../../access/index.js';
 
 export interface RelatedQuery {
   pageSize?: number;
@@ -26,15 +26,20 @@ export async function listRelated(ctx: ServiceContext, worksheetKey: string, row
   const field = schema.byKey.get(fieldKey);
   if (!field) throw AppError.invalidValue(`field: no field "${fieldKey.slice(0, 80)}" in this worksheet`);
   if (field.fieldType.storage !== 'links') throw AppError.invalidValue(`field: "${field.name}" is a ${field.fieldType.name} field, not a relation`);
-  if (!(await repository.findRow(ctx, ctx.dialect, schema.table, rowId, ['id'], EVERY_ROW))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  requireWorksheetRight(ctx.actor, schema, 'read');
+  if (!seesField(ctx.actor, schema.id, field.id)) throw AppError.invalidValue(`field: no field "${fieldKey.slice(0, 80)}" in this worksheet`);
+  if (!(await repository.findRow(ctx, ctx.dialect, schema.table, rowId, ['id'], rowsFor(ctx.actor, schema, 'read')))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   const side = linkSideOf(field);
   const related = await loadSchema(ctx, side.relatedWorksheetId);
+  // The related records the caller may read; none at all when it may read none of that worksheet.
+  requireWorksheetRight(ctx.actor, related, 'read');
+  const visible = rowsFor(ctx.actor, related, 'read');
   const fields = readableFields(related, null);
   const pageSize = query.pageSize ?? 20;
   const pageIndex = query.pageIndex ?? 1;
   const [raw, total] = await Promise.all([
-    relatedRows(ctx, side, rowId, selectColumns(fields), EVERY_ROW, pageSize, (pageIndex - 1) * pageSize),
-    relatedCount(ctx, side, rowId, EVERY_ROW),
+    relatedRows(ctx, side, rowId, selectColumns(fields), visible, pageSize, (pageIndex - 1) * pageSize),
+    relatedCount(ctx, side, rowId, visible),
   ]);
   const shape = rowShapeFor(ctx.profile, { useFieldIdAsKey: query.useFieldIdAsKey, includeSystemFields: query.isReturnSystemFields });
   return { rows: await presentRows(ctx, fields, raw, shape), total, pageIndex, pageSize };

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { ReadRow, RowReader } from '../../db/row-reader.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import { cachedSqlText } from '../../db/sql-text-cache.js';
-import type { RowPredicate } from '../../query/index.js';
+import type { ScopedRows } from '../../access/index.js';
 import { sortExpression } from './sort-expression.js';
 
 /**
@@ -62,11 +62,11 @@ async function read(source: RowSource, query: Compilable): Promise<ReadRow[]> {
 }
 
 /**
- * One live row by id, with the given columns, if the predicate lets it through. Without a
+ * One live row by id, with the given columns, if the predicate (the caller's data scope, `access/`) lets it through. Without a
  * predicate (the usual get) the statement is the same for every id of a table, and its text is
  * built once.
  */
-export async function findRow(source: RowSource, dialect: SqlDialect, table: string, id: string, columns: string[], predicate: RowPredicate): Promise<ReadRow | undefined> {
+export async function findRow(source: RowSource, dialect: SqlDialect, table: string, id: string, columns: string[], predicate: ScopedRows): Promise<ReadRow | undefined> {
   const query = () => rows(source.db).selectFrom(table).select(columns).where('id', '=', id).where('_deleted_at', 'is', null);
   if (predicate.everyRow) {
     const text = cachedSqlText(dialect, `find-row|${table}|${columns.join(',')}`, () => query().compile().sql);
@@ -106,6 +106,14 @@ export async function liveRecordIds(db: Executor, table: string, ids: string[]):
   return new Set(found.map((row) => row.id as string));
 }
 
+/** Which of these ids are live rows of a row table that a caller's data scope lets through. */
+export async function visibleLiveIds(db: Executor, table: string, ids: string[], predicate: ScopedRows): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  let query = rows(db).selectFrom(table).select('id').where('id', 'in', ids).where('_deleted_at', 'is', null);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  return new Set((await query.execute()).map((row) => row.id as string));
+}
+
 /**
  * The title column and creation time of the live rows among `ids` (with `evenDeleted`, of those in
  * the recycle bin too), read outside any transaction.
@@ -127,9 +135,11 @@ export async function anyRowValues(db: Executor, table: string, id: string, colu
   return rows(db).selectFrom(table).select(['id', ...columns]).where('id', '=', id).executeTakeFirst();
 }
 
-/** When and by whom a row was made, live or in the recycle bin; undefined when there is none. */
-export async function rowCreation(db: Executor, table: string, id: string): Promise<{ createdAt: number; createdBy: string } | undefined> {
-  const row = await rows(db).selectFrom(table).select(['_created_at', '_created_by']).where('id', '=', id).executeTakeFirst();
+/** When and by whom a row was made, live or in the recycle bin, if the caller's data scope lets it through; undefined otherwise. */
+export async function rowCreation(db: Executor, table: string, id: string, predicate: ScopedRows): Promise<{ createdAt: number; createdBy: string } | undefined> {
+  let query = rows(db).selectFrom(table).select(['_created_at', '_created_by']).where('id', '=', id);
+  if (!predicate.everyRow) query = query.where(predicate.expression);
+  const row = await query.executeTakeFirst();
   return row ? { createdAt: Number(row._created_at), createdBy: String(row._created_by) } : undefined;
 }
 
@@ -175,7 +185,7 @@ export async function listRows(
   source: RowSource,
   table: string,
   columns: string[],
-  predicate: RowPredicate,
+  predicate: ScopedRows,
   sort: SortTerm[],
   limit: number,
   offset: number,
@@ -195,7 +205,7 @@ export async function listRows(
 }
 
 /** The statement that counts the live rows (or those in the recycle bin) the predicate lets through, and its parameters. */
-export function countStatement(source: RowSource, table: string, predicate: RowPredicate, state: RowState = 'live'): { sql: string; parameters: readonly unknown[] } {
+export function countStatement(source: RowSource, table: string, predicate: ScopedRows, state: RowState = 'live'): { sql: string; parameters: readonly unknown[] } {
   let query = inState(rows(source.db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')), state);
   if (!predicate.everyRow) query = query.where(predicate.expression);
   return query.compile();

@@ -8,7 +8,7 @@ import { recordsMarkdown } from './record-markdown.js';
 import { rowShapeFor, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, EVERY_ROW, indexFor, systemColumn, type FilterScope, type RowPredicate } from '../../query/index.js';
+import { bothOf, compileSearch, indexFor, systemColumn, type FilterScope } from '../../query/index.js';
 import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
@@ -16,6 +16,7 @@ import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-c
 import * as drafts from './drafts/service.js';
 import { viewForRead, visibleFieldIds } from '../views/index.js';
 import { planViewFilter } from './view-filter.js';
+import { requireWorksheetRight, rowsFor, type ScopedRows } from '../../access/index.js';
 
 export const MAX_BATCH = 1000;
 
@@ -81,8 +82,9 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
 
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'read');
   const fields = readableFields(schema, null);
-  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), EVERY_ROW);
+  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), rowsFor(ctx.actor, schema, 'read'));
   // Not a live record: perhaps a draft of the caller (10007 otherwise).
   if (!row) return drafts.readDraft(ctx, schema, fields, rowId, request);
   const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
@@ -195,6 +197,7 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter
  */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'read');
   const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
   const pageSize = input.pageSize ?? 50;
   const pageIndex = input.pageIndex ?? 1;
@@ -205,7 +208,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const scope = filterScope(ctx, schema);
   const { predicate: filter, indexable } = planViewFilter(scope, view, input.filter);
   const search = compileSearch(scope, input.search);
-  const predicate = search ? bothOf(filter, search) : filter;
+  const predicate = rowsFor(ctx.actor, schema, 'read', search ? bothOf(filter, search) : filter);
   const state = rowStateOf(input.recycleBin);
   // The request's sorts win; without them, the view's.
   let sort = sortTerms(schema, input.sorts);
@@ -235,7 +238,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
 }
 
 /** The total of a filtered list: counted once per version of the records (`filtered-totals.ts`). */
-async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: RowPredicate, state: repository.RowState = 'live'): Promise<number> {
+async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predicate: ScopedRows, state: repository.RowState = 'live'): Promise<number> {
   const statement = repository.countStatement(ctx, schema.table, predicate, state);
   // A filter on a relation reads the related worksheets' records too: their writes change the total as well.
   const { version } = await rowCountSums(ctx.db, ctx.reader, ctx.dialect, [...new Set([schema.id, ...predicate.relatedWorksheets])]);

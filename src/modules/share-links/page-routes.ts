@@ -9,6 +9,7 @@ import { PasswordAttempts } from './password-attempts.js';
 import { cookieOf, PASS_COOKIE, sendOpened, wantsJson, type ShareAnswer } from './share-response.js';
 import { SharePasses } from './token.js';
 import { openSharedRecord, type ShareViewerKeys } from './viewer-service.js';
+import { systemActor } from '../../access/index.js';
 
 const PageParams = Type.Object({ token: Type.String({ description: 'The token of the link (from its url)' }) });
 const PageQuery = Type.Object({ tz: Type.Optional(Type.String({ description: 'IANA zone to show date-times in, e.g. Europe/Berlin; default TIME_ZONE' })) });
@@ -17,7 +18,7 @@ const PASSWORD_WINDOW_MS = 15 * 60_000;
 const FORM_BODY_LIMIT = 4096;
 
 /** Nobody, until the service knows the link's application. */
-const NO_ACTOR: Actor = { kind: 'appKey', appId: '', organizationId: '', keyId: '', readOnly: true, accountId: 'user-undefined' };
+const NO_ACTOR: Actor = systemActor({ job: 'share-page', appId: '', organizationId: '', accountId: 'user-undefined', writes: false });
 
 /**
  * The page a share link opens, outside the API prefixes and without credentials:

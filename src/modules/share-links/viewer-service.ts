@@ -8,6 +8,7 @@ import type { PasswordAttempts } from './password-attempts.js';
 import { isTimeZone, textForPeople, type SharedField, type SharedRecordView } from './record-view.js';
 import * as repository from './repository.js';
 import { looksLikeToken, tokenHash, type SharePasses } from './token.js';
+import { systemActor } from '../../access/index.js';
 
 /** What the share page keeps across requests in this process: how passes are signed, and the wrong-password counts. */
 export interface ShareViewerKeys {
@@ -41,7 +42,7 @@ export type Opened =
 
 /** The share viewer acts within the link's application, reading only, as no account. */
 function viewerOf(link: repository.ShareLinkRow, organizationId: string): Actor {
-  return { kind: 'appKey', appId: link.app_id, organizationId, keyId: `share-link:${link.id}`, readOnly: true, accountId: 'user-undefined' };
+  return systemActor({ job: `share-link:${link.id}`, appId: link.app_id, organizationId, accountId: 'user-undefined', writes: false });
 }
 
 /** The visible fields of the link's record, or null when the record (or its worksheet, or application) is gone. */

@@ -6,6 +6,7 @@ import { serviceContext } from '../../plugins/service-context.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 import { worksheetListMarkdown, worksheetMarkdown } from './markdown.js';
+import { administersRoute, reads } from '../../access/index.js';
 
 const ResponseFormatQuery = Type.Object({
   responseFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('md')])),
@@ -14,7 +15,7 @@ const ResponseFormatQuery = Type.Object({
 /** Worksheets: list, create, read, change the structure, delete. */
 export const worksheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/list', {
-    config: { access: 'read' },
+    config: { access: reads('worksheet:list') },
     schema: {
       tags: ['Worksheets'],
       summary: 'List the worksheets of the application',
@@ -28,7 +29,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/app/worksheets', {
-    config: { access: 'write' },
+    config: { access: administersRoute('worksheet:create') },
     schema: {
       tags: ['Worksheets'],
       summary: 'Create a worksheet with its fields',
@@ -39,7 +40,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/app/worksheets/:worksheet_id', {
-    config: { access: 'read' },
+    config: { access: reads('worksheet:get') },
     schema: {
       tags: ['Worksheets'],
       summary: 'Get the schema of a worksheet (fields and views)',
@@ -55,7 +56,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   for (const path of ['/app/worksheets/:worksheet_id/structure', '/app/worksheets/:worksheet_id']) {
     app.post(path, {
-      config: { access: 'write' },
+      config: { access: administersRoute('worksheet:edit') },
       schema: {
         tags: ['Worksheets'],
         summary: 'Change the worksheet: name, alias, remark, add, edit and remove fields',
@@ -71,7 +72,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.delete('/app/worksheets/:worksheet_id', {
-    config: { access: 'write' },
+    config: { access: administersRoute('worksheet:delete') },
     schema: {
       tags: ['Worksheets'],
       summary: 'Delete a worksheet and all its records',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../../db/connection.js';
 import type { SqlDialect } from '../../../db/dialect/sql-dialect.js';
 import type { ReadRow } from '../../../db/row-reader.js';
-import type { RowPredicate } from '../../../query/index.js';
+import type { ScopedRows } from '../../../access/index.js';
 import { rows, type RowSource } from '../repository.js';
 import { linkTableName } from '../../worksheets/worksheet-schema.js';
 import type { LinkSide } from './link-side.js';
@@ -81,7 +81,7 @@ export async function shownLinks(source: RowSource, side: LinkSide, titleColumn:
  * with the given columns of the related worksheet. The related table keeps its own name (no alias),
  * so that a predicate compiled for that worksheet applies as it is.
  */
-export async function relatedRows(source: RowSource, side: LinkSide, ownId: string, columns: string[], predicate: RowPredicate, limit: number, offset: number): Promise<ReadRow[]> {
+export async function relatedRows(source: RowSource, side: LinkSide, ownId: string, columns: string[], predicate: ScopedRows, limit: number, offset: number): Promise<ReadRow[]> {
   const query = relatedOf(source, side, ownId, predicate)
     .select(columns.map((column) => `${side.relatedTable}.${column}`))
     .orderBy('l.seq')
@@ -92,7 +92,7 @@ export async function relatedRows(source: RowSource, side: LinkSide, ownId: stri
 }
 
 /** How many live related records of one record the predicate lets through. */
-export async function relatedCount(source: RowSource, side: LinkSide, ownId: string, predicate: RowPredicate): Promise<number> {
+export async function relatedCount(source: RowSource, side: LinkSide, ownId: string, predicate: ScopedRows): Promise<number> {
   const query = relatedOf(source, side, ownId, predicate)
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .compile();
@@ -100,7 +100,7 @@ export async function relatedCount(source: RowSource, side: LinkSide, ownId: str
 }
 
 /** The live related records of one record that the predicate lets through: what a page of them and their count both read. */
-function relatedOf(source: RowSource, side: LinkSide, ownId: string, predicate: RowPredicate) {
+function relatedOf(source: RowSource, side: LinkSide, ownId: string, predicate: ScopedRows) {
   const query = links(source.db)
     .selectFrom(`${side.table} as l`)
     .innerJoin(side.relatedTable, `${side.relatedTable}.id`, `l.${side.other}`)

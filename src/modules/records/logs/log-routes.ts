@@ -5,11 +5,12 @@ import { serviceContext } from '../../../plugins/service-context.js';
 import { RowParams } from '../schemas.js';
 import { LogPage, LogQuery } from './log-schemas.js';
 import { listRecordLogs } from './log-service.js';
+import { reads } from '../../../access/index.js';
 
 /** A record's log: who changed what, when, from where. */
 export const recordLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/app/worksheets/:worksheet_id/rows/:row_id/logs', {
-    config: { access: 'read' },
+    config: { access: reads('record:get_logs') },
     schema: { tags: ['Records'], summary: 'The log of a record: every change, newest first', params: RowParams, querystring: LogQuery, response: responses(LogPage) },
     handler: async (request) => {
       const q = request.query;

@@ -12,6 +12,7 @@ import { emptyReferenceSet } from '../value-codec.js';
 import { LogAction, type FieldChange } from './log-entries.js';
 import { creationChanges, creationSource, createdWhileLogged } from './log-creation.js';
 import { countLogEntries, listLogEntries, type LogQuery, type StoredLogEntry } from './log-repository.js';
+import { requireWorksheetRight, rowsFor } from '../../../access/index.js';
 
 /** What a read of a record's log may ask (the query string, as the routes pass it). */
 export interface LogListInput {
@@ -139,6 +140,7 @@ async function createEntry(ctx: ServiceContext, schema: WorksheetSchema, rowId: 
  */
 export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, rowId: string, input: LogListInput) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'read');
   const pageSize = input.pageSize ?? 20;
   const pageIndex = input.pageIndex ?? 1;
   const field = input.field === undefined || input.field.trim() === '' ? null : schema.byKey.get(input.field.trim());
@@ -152,7 +154,7 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
     before: parseCursor(input.lastMark),
   };
   if (query.from !== null && query.to !== null && query.from > query.to) throw AppError.invalidValue('startDate: after endDate');
-  const record = await rowCreation(ctx.db, schema.table, rowId);
+  const record = await rowCreation(ctx.db, schema.table, rowId, rowsFor(ctx.actor, schema, 'read'));
   if (!record) throw AppError.notFound(`record "${rowId}" does not exist (or was removed for good, with its log)`);
 
   // A cursor continues after the previous page: it replaces the page number.
