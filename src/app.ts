@@ -6,6 +6,7 @@ import { openFileService } from './files/file-service.js';
 import { SchemaCache } from './shared/schema-cache.js';
 import { createAppKeyStrategy } from './auth/app-key-strategy.js';
 import { authenticationPlugin } from './plugins/authentication.js';
+import { createTokenStrategy } from './auth/token-strategy.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -88,7 +89,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys] });
+  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)] });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
