@@ -30,6 +30,7 @@ import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/wor
 import { viewRoutes } from './modules/views/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
+import { roleRoutes } from './modules/roles/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -108,6 +109,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(customPageRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
+    await app.register(roleRoutes, { prefix });
   }
   return app;
 }

@@ -4,8 +4,21 @@
  * question from this alone, so it stays pure and testable without a database.
  */
 
-/** Which records a right reaches: none, the caller's own, theirs and their subordinates', or all. */
-export type DataScope = 'none' | 'own' | 'subordinates' | 'all';
+/**
+ * Which records a right reaches, each wider than the one before: none; the caller's own (`_owner`);
+ * those they joined (own, made by them, or naming them in a member field); those and their
+ * subordinates' (owned by people in the departments they manage); all.
+ */
+export type DataScope = 'none' | 'own' | 'joined' | 'subordinates' | 'all';
+
+export const DATA_SCOPE_ORDER: readonly DataScope[] = ['none', 'own', 'joined', 'subordinates', 'all'];
+
+/** What a caller may do with records beyond reading and writing them. */
+export interface RecordActions {
+  share: boolean;
+  discuss: boolean;
+  log: boolean;
+}
 
 /** A caller's rights in one worksheet. */
 export interface WorksheetGrant {
@@ -17,6 +30,7 @@ export interface WorksheetGrant {
   hiddenFields: ReadonlySet<string>;
   /** Fields the caller sees but may not write. */
   readOnlyFields: ReadonlySet<string>;
+  actions: RecordActions;
 }
 
 export interface Grants {
@@ -24,22 +38,26 @@ export interface Grants {
   administrator: boolean;
   /** Changes nothing, whatever else is granted (an app key of the read-only type). */
   readOnly: boolean;
-  /** Per-worksheet rights of a caller who is not an administrator; a worksheet not listed is out of reach. */
+  /** Per-worksheet rights of a caller who is not an administrator; a worksheet not listed has `otherWorksheets`. */
   worksheets: ReadonlyMap<string, WorksheetGrant>;
+  /** The rights in every worksheet not listed (roles that reach all worksheets alike); `NO_WORKSHEET` when none. */
+  otherWorksheets: WorksheetGrant;
   /** The accounts whose records count as the caller's subordinates' (`subordinates` data scope), the caller's own included. */
   subordinateAccounts: readonly string[];
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
+const ALL_ACTIONS: RecordActions = { share: true, discuss: true, log: true };
+const NO_ACTIONS: RecordActions = { share: false, discuss: false, log: false };
 
 /** Every right on every record and field. */
-export const FULL_WORKSHEET: WorksheetGrant = { read: 'all', edit: 'all', delete: 'all', add: true, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS };
+export const FULL_WORKSHEET: WorksheetGrant = { read: 'all', edit: 'all', delete: 'all', add: true, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS, actions: ALL_ACTIONS };
 
 /** Reading every record and field, changing nothing. */
-export const READ_WORKSHEET: WorksheetGrant = { read: 'all', edit: 'none', delete: 'none', add: false, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS };
+export const READ_WORKSHEET: WorksheetGrant = { read: 'all', edit: 'none', delete: 'none', add: false, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS, actions: ALL_ACTIONS };
 
 /** Nothing at all. */
-export const NO_WORKSHEET: WorksheetGrant = { read: 'none', edit: 'none', delete: 'none', add: false, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS };
+export const NO_WORKSHEET: WorksheetGrant = { read: 'none', edit: 'none', delete: 'none', add: false, hiddenFields: NO_FIELDS, readOnlyFields: NO_FIELDS, actions: NO_ACTIONS };
 
 /**
  * An administrator of the application: an app key of the "all" type, the application's owner, a
@@ -47,8 +65,11 @@ export const NO_WORKSHEET: WorksheetGrant = { read: 'none', edit: 'none', delete
  * @example administratorGrants(false).administrator === true
  */
 export function administratorGrants(readOnly: boolean): Grants {
-  return { administrator: true, readOnly, worksheets: new Map(), subordinateAccounts: [] };
+  return { administrator: true, readOnly, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
 }
 
 /** No rights in any application: a caller whose application is not known yet (organization- and user-level calls). */
-export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), subordinateAccounts: [] };
+export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
+
+/** A member of the application's organization with no role in it: no worksheet at all. */
+export const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };

@@ -1,4 +1,5 @@
-export { administratorGrants, FULL_WORKSHEET, NO_GRANTS, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type Grants, type WorksheetGrant } from './grants.js';
+export { administratorGrants, DATA_SCOPE_ORDER, FULL_WORKSHEET, MEMBER_WITHOUT_ROLE, NO_GRANTS, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type Grants, type RecordActions, type WorksheetGrant } from './grants.js';
+export { grantsFromRoles, mergeGrants, type DataScopeCode, type GlobalPermissions, type PermissionScope, type RoleDefinition, type WorksheetPermission } from './role-grants.js';
 export {
   administers,
   dataScopeOf,

@@ -1,7 +1,7 @@
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { FULL_WORKSHEET, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type WorksheetGrant } from './grants.js';
+import { FULL_WORKSHEET, READ_WORKSHEET, type DataScope, type WorksheetGrant } from './grants.js';
 import type { ScopeName } from './scopes.js';
 
 /**
@@ -55,7 +55,7 @@ export function requireAdministrator(actor: Actor, what: string): void {
 /** The caller's rights in a worksheet: everything for administrators (reading only, for a read-only key). */
 export function worksheetGrant(actor: Actor, worksheetId: string): WorksheetGrant {
   if (actor.grants.administrator) return actor.grants.readOnly ? READ_WORKSHEET : FULL_WORKSHEET;
-  const grant = actor.grants.worksheets.get(worksheetId) ?? NO_WORKSHEET;
+  const grant = actor.grants.worksheets.get(worksheetId) ?? actor.grants.otherWorksheets;
   return actor.grants.readOnly ? { ...grant, edit: 'none', delete: 'none', add: false } : grant;
 }
 

@@ -1,6 +1,7 @@
-import { administratorGrants, SCOPES, type Grants } from '../access/index.js';
+import { MEMBER_WITHOUT_ROLE, SCOPES, type Grants } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
-import { findTokenByHash, isMemberOf, appStanding, noteTokenUse } from '../modules/access-tokens/index.js';
+import { findTokenByHash, noteTokenUse } from '../modules/access-tokens/index.js';
+import { standingChanges, standingInApp } from '../modules/roles/index.js';
 import { TOKEN_PREFIX, tokenHash } from '../modules/access-tokens/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
@@ -30,17 +31,18 @@ interface AppStanding {
   member: boolean;
   grants: Grants;
   loadedAt: number;
+  /** `standingChanges()` when it was read: a role change in this process makes it stale at once. */
+  changes: number;
 }
 
-/** A member without a role reaches no worksheet until roles grant them some. */
-const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), subordinateAccounts: [] };
 
 const setOf = (json: string | null) => (json === null ? null : new Set(JSON.parse(json) as string[]));
 
 /**
  * Personal access tokens: `Authorization: Bearer pat_…` (or the bare token), with
  * `{prefix}-Appid` naming the application on application-level calls. The token acts as its person:
- * the application's owner administers it; anyone else has what their roles grant. Unknown token:
+ * the application's owner and its administrators' role administer it; anyone else has what their
+ * roles grant (`modules/roles/standing.ts`), within 5 seconds of a change. Unknown token:
  * 10101; revoked, expired or its person disabled: 10105; an application outside the token's
  * applications or organizations, or of an organization the person is not in: 10106.
  */
@@ -77,14 +79,13 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
   async function standingIn(accountId: string, appId: string, now: number): Promise<AppStanding | null> {
     const key = `${accountId}\u0000${appId}`;
     const hit = standings.get(key);
-    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS) return hit;
-    const app = await appStanding(db, appId);
-    if (!app) {
+    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS && hit.changes === standingChanges()) return hit;
+    const found = await standingInApp(db, accountId, appId);
+    if (!found) {
       standings.delete(key);
       return null;
     }
-    const member = await isMemberOf(db, accountId, app.organization_id);
-    const standing: AppStanding = { organizationId: app.organization_id, member, grants: app.owner_id === accountId ? administratorGrants(false) : MEMBER_WITHOUT_ROLE, loadedAt: now };
+    const standing: AppStanding = { ...found, loadedAt: now, changes: standingChanges() };
     standings.set(key, standing);
     return standing;
   }

@@ -44,6 +44,21 @@ export interface MetaSchema {
     last_used_at: number | null;
     revoked_at: number | null;
   };
+  roles: {
+    id: string;
+    app_id: string;
+    name: string;
+    description: string;
+    role_type: number;
+    permission_scope: number;
+    hide_app: number;
+    global_permissions: string;
+    worksheet_permissions: string;
+    page_permissions: string;
+    created_at: number;
+    updated_at: number;
+  };
+  role_members: { role_id: string; member_type: string; member_id: string; created_at: number };
   app_keys: {
     id: string;
     app_id: string;

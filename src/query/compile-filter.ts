@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
 import { AppError } from '../shared/app-error.js';
+import { ErrorCode } from '../shared/error-codes.js';
 import type { WorksheetSchema } from '../modules/worksheets/worksheet-schema.js';
 import { OPERATORS, type OperatorName, type QueryField } from './conditions/condition-kind.js';
 import { parseFilter, type FilterCondition, type FilterNode } from './filter-tree.js';
@@ -14,12 +15,15 @@ export interface FilterScope {
   now: number;
   timeZone: string;
   selfAccountId: string;
+  /** Fields the caller may not see: naming one is refused (430014), as if it were any other field. */
+  hiddenFields?: ReadonlySet<string>;
 }
 
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORS);
 
 function resolveField(scope: FilterScope, condition: FilterCondition): QueryField {
   const meta = scope.schema.byKey.get(condition.field);
+  if (meta && scope.hiddenFields?.has(meta.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `${condition.path}.field: you may not see the field "${meta.name}"`);
   if (meta) {
     const field = fieldQuery(meta, condition.field);
     if (!field) throw AppError.invalidValue(`${condition.path}.field: "${meta.name}" is a ${meta.fieldType.name} field, which holds no value to filter by`);

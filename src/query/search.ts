@@ -54,7 +54,7 @@ export function compileSearch(scope: FilterScope, search: string | undefined): R
   const words = wordsOf(search);
   if (words.length === 0) return null;
   const perWord = words.map((word) => {
-    const matches = scope.schema.fields.map((field) => fieldMatches(scope, field, word)).filter((m): m is Expression<SqlBool> => m !== null);
+    const matches = scope.schema.fields.filter((field) => !scope.hiddenFields?.has(field.id)).map((field) => fieldMatches(scope, field, word)).filter((m): m is Expression<SqlBool> => m !== null);
     return matches.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`(${sql.join(matches, sql` OR `)})`;
   });
   return predicateOf(sql<SqlBool>`(${sql.join(perWord, sql` AND `)})`);

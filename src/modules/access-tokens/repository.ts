@@ -39,14 +39,3 @@ export async function noteTokenUse(db: Executor, id: string, at: number): Promis
 export async function accountByEmail(db: Executor, email: string) {
   return db.selectFrom('accounts').select(['id', 'email', 'fullname', 'status', 'organization_id']).where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
 }
-
-/** The application a token-carrying call names, with what decides the caller's standing in it. */
-export async function appStanding(db: Executor, appId: string) {
-  return db.selectFrom('apps').select(['id', 'organization_id', 'owner_id']).where('id', '=', appId).executeTakeFirst();
-}
-
-/** Whether a person belongs to an organization. */
-export async function isMemberOf(db: Executor, accountId: string, organizationId: string): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select('id').where('id', '=', accountId).where('organization_id', '=', organizationId).executeTakeFirst();
-  return row !== undefined;
-}

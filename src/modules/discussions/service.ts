@@ -6,14 +6,13 @@ import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { newObjectId, newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { checkReferencesExist, deleteFilesOfOwner, emptyReferenceSet, forgetUploads, insertFileRows, removeUnreferenced, visibleLiveIds, uploadFiles } from '../records/index.js';
+import { checkReferencesExist, deleteFilesOfOwner, emptyReferenceSet, forgetUploads, insertFileRows, removeUnreferenced, visibleLiveIds, callerScope, uploadFiles } from '../records/index.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { mentionedIds } from './mentions.js';
 import { mayDeleteDiscussion } from './permissions.js';
 import { presentDiscussions } from './presenter.js';
 import * as repository from './repository.js';
-import { requireWorksheetRight, rowsFor } from '../../access/index.js';
-import type { Actor } from '../../shared/actor.js';
+import { forbidden, requireWorksheetRight, rowsFor, worksheetGrant } from '../../access/index.js';
 
 /** Longest message, in characters. */
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -38,9 +37,10 @@ export function fileOwnerOf(discussionId: string): string {
 }
 
 /** The record, which must be live and readable by the caller (10007 as `GET rows/{id}` answers otherwise). */
-async function liveRecord(db: Executor, actor: Actor, schema: WorksheetSchema, rowId: string): Promise<repository.RecordRef> {
-  requireWorksheetRight(actor, schema, 'read');
-  if (!(await visibleLiveIds(db, schema.table, [rowId], rowsFor(actor, schema, 'read'))).has(rowId)) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+async function liveRecord(db: Executor, ctx: ServiceContext, schema: WorksheetSchema, rowId: string): Promise<repository.RecordRef> {
+  requireWorksheetRight(ctx.actor, schema, 'read');
+  if (!worksheetGrant(ctx.actor, schema.id).actions.discuss) throw forbidden(ctx.actor, `you may not discuss records of the worksheet "${schema.name}"`);
+  if (!(await visibleLiveIds(db, schema.table, [rowId], rowsFor(ctx.actor, callerScope(ctx, schema), 'read'))).has(rowId)) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   return { worksheetId: schema.id, rowId };
 }
 
@@ -82,7 +82,7 @@ export async function listDiscussions(ctx: ServiceContext, worksheetKey: string,
     message: search === '' ? null : containsText(ctx.dialect, repository.MESSAGE, search, 'search'),
     onlyWithAttachments: input.onlyWithAttachments === true,
   };
-  const record = await liveRecord(ctx.db, ctx.actor, schema, rowId);
+  const record = await liveRecord(ctx.db, ctx, schema, rowId);
   const pageSize = input.pageSize ?? 20;
   const { rows, total } = await repository.listDiscussions(ctx.db, record, filter, pageSize, ((input.pageIndex ?? 1) - 1) * pageSize);
   return { discussions: await presentDiscussions(ctx, rows), total };
@@ -98,7 +98,7 @@ export async function postDiscussion(ctx: ServiceContext, worksheetKey: string, 
   const message = checkMessage(input.message);
   const mentions = mentionedIds(message, input.mentions);
   const uploads = uploadsOf(ctx, input.attachments);
-  const record = await liveRecord(ctx.db, ctx.actor, schema, rowId);
+  const record = await liveRecord(ctx.db, ctx, schema, rowId);
   const replyTo = await replyTarget(ctx.db, record, input.replyToId);
   const refs = emptyReferenceSet();
   for (const id of mentions) refs.account.add(id);
@@ -108,7 +108,7 @@ export async function postDiscussion(ctx: ServiceContext, worksheetKey: string, 
   const files = uploads.map((upload) => ({ id: newObjectId(), stored: uploaded.get(upload)! }));
   await inTransaction(ctx.db, async (trx) => {
     // The record may have been deleted while the files were fetched.
-    await liveRecord(trx, ctx.actor, schema, rowId);
+    await liveRecord(trx, ctx, schema, rowId);
     await repository.insertDiscussion(trx, {
       id,
       app_id: schema.appId,
@@ -137,7 +137,7 @@ export async function postDiscussion(ctx: ServiceContext, worksheetKey: string, 
  */
 export async function deleteDiscussion(ctx: ServiceContext, worksheetKey: string, rowId: string, discussionId: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
-  const record = await liveRecord(ctx.db, ctx.actor, schema, rowId);
+  const record = await liveRecord(ctx.db, ctx, schema, rowId);
   const discussion = await repository.findDiscussion(ctx.db, record, discussionId);
   if (!discussion) throw AppError.notFound(`discussion "${discussionId}" does not exist on record "${rowId}"`);
   if (!mayDeleteDiscussion(ctx.actor, discussion.created_by)) throw AppError.permissionDenied('only the author of a discussion or an administrator may delete it');

@@ -10,6 +10,7 @@ export { emptyReferenceSet } from './value-codec.js';
 export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';
 export type { HookContext, RecordChange, RecordHook } from './writer.js';
 export { getRecord, projection } from './service.js';
+export { callerScope } from './filter-scope.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
 export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';

@@ -6,9 +6,11 @@ import { systemColumn } from '../../query/index.js';
 import { viewForRead } from '../views/index.js';
 import { viewFilter } from './view-filter.js';
 import { AppError } from '../../shared/app-error.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import * as repository from './pivot-repository.js';
+import { callerScope } from './filter-scope.js';
 import { requireWorksheetRight, rowsFor } from '../../access/index.js';
 
 export interface PivotDimensionInput {
@@ -207,6 +209,15 @@ function measuresOf(values: ResolvedValue[], row: Record<string, unknown>): Reco
   return Object.fromEntries(values.map((v, i) => [v.key, presentMeasure(v, row[`v${i}`])]));
 }
 
+/** Refuses dimensions and values on fields the caller may not see (430014 naming the key). */
+function refuseHidden(hidden: ReadonlySet<string> | undefined, schema: WorksheetSchema, named: ReadonlyArray<readonly [string | undefined, string]>): void {
+  if (!hidden) return;
+  for (const [key, path] of named) {
+    const field = key === undefined ? undefined : schema.byKey.get(key);
+    if (field && hidden.has(field.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `${path}.field: you may not see the field "${field.name}"`);
+  }
+}
+
 /** What a pivot's input names in its messages: its own keys, or (charts) the keys their request used. */
 export interface PivotPaths {
   rows: string;
@@ -220,13 +231,15 @@ export interface PivotPaths {
  */
 export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: PivotInput, paths: PivotPaths = { rows: 'rows', columns: 'columns', values: 'values' }, view: Parameters<typeof viewFilter>[1] = null) {
   if (!input.values || input.values.length === 0) throw AppError.invalidParameters(`${paths.values}: at least one value is required, e.g. {"field": "record_count"}`);
+  const scope = callerScope(ctx, schema);
+  refuseHidden(scope.hiddenFields, schema, [...(input.rows ?? []).map((d, i) => [d.field, `${paths.rows}[${i}]`] as const), ...(input.columns ?? []).map((d, i) => [d.field, `${paths.columns}[${i}]`] as const), ...input.values.map((v, i) => [v.field, `${paths.values}[${i}]`] as const)]);
   const rowDims = (input.rows ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.rows}[${i}]`));
   const columnDims = (input.columns ?? []).map((d, i) => resolveDimension(ctx, schema, d, `${paths.columns}[${i}]`));
   const values = input.values.map((v, i) => resolveValue(schema, v, `${paths.values}[${i}]`));
   checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `${paths.rows}[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `${paths.columns}[${i}]`])]);
   checkUnique(values.map((v, i) => [v.key, `${paths.values}[${i}]`]));
   const dimensions = [...rowDims, ...columnDims];
-  const predicate = viewFilter({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }, view, input.filter);
+  const predicate = viewFilter(scope, view, input.filter);
   return { rowDims, columnDims, values, dimensions, predicate };
 }
 
@@ -243,7 +256,7 @@ export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, in
   const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input, undefined, view);
   const query: repository.PivotQuery = {
     table: schema.table,
-    predicate: rowsFor(ctx.actor, schema, 'read', predicate),
+    predicate: rowsFor(ctx.actor, callerScope(ctx, schema), 'read', predicate),
     dimensions: dimensions.map((d) => d.sql),
     measures: values.map((v) => v.sql),
     dialect: ctx.dialect,

@@ -16,9 +16,11 @@ export type StoredRow = Record<string, unknown> & {
 };
 
 /** The fields a read shows: every value-holding field, or the projection asked for. */
-export function readableFields(schema: WorksheetSchema, projection: FieldMeta[] | null): FieldMeta[] {
-  return (projection ?? schema.fields).filter((f) => f.fieldType.storage !== 'none');
+export function readableFields(schema: WorksheetSchema, projection: FieldMeta[] | null, hidden: ReadonlySet<string> = NOTHING_HIDDEN): FieldMeta[] {
+  return (projection ?? schema.fields).filter((f) => f.fieldType.storage !== 'none' && !hidden.has(f.id));
 }
+
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /** Decodes driver values into stored values (booleans, JSON) once per row. */
 export function decodeRow(dialect: SqlDialect, fields: FieldMeta[], row: Record<string, unknown>): StoredRow {

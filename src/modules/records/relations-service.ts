@@ -7,7 +7,8 @@ import { presentRows, selectColumns } from './present-rows.js';
 import { readableFields } from './presenter.js';
 import * as repository from './repository.js';
 import { rowShapeFor } from './row-shape.js';
-import { requireWorksheetRight, rowsFor, seesField } from '../../access/index.js';
+import { callerScope } from './filter-scope.js';
+import { requireWorksheetRight, rowsFor, seesField, worksheetGrant } from '../../access/index.js';
 
 export interface RelatedQuery {
   pageSize?: number;
@@ -28,13 +29,13 @@ export async function listRelated(ctx: ServiceContext, worksheetKey: string, row
   if (field.fieldType.storage !== 'links') throw AppError.invalidValue(`field: "${field.name}" is a ${field.fieldType.name} field, not a relation`);
   requireWorksheetRight(ctx.actor, schema, 'read');
   if (!seesField(ctx.actor, schema.id, field.id)) throw AppError.invalidValue(`field: no field "${fieldKey.slice(0, 80)}" in this worksheet`);
-  if (!(await repository.findRow(ctx, ctx.dialect, schema.table, rowId, ['id'], rowsFor(ctx.actor, schema, 'read')))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
+  if (!(await repository.findRow(ctx, ctx.dialect, schema.table, rowId, ['id'], rowsFor(ctx.actor, callerScope(ctx, schema), 'read')))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   const side = linkSideOf(field);
   const related = await loadSchema(ctx, side.relatedWorksheetId);
   // The related records the caller may read; none at all when it may read none of that worksheet.
   requireWorksheetRight(ctx.actor, related, 'read');
-  const visible = rowsFor(ctx.actor, related, 'read');
-  const fields = readableFields(related, null);
+  const visible = rowsFor(ctx.actor, callerScope(ctx, related), 'read');
+  const fields = readableFields(related, null, worksheetGrant(ctx.actor, related.id).hiddenFields);
   const pageSize = query.pageSize ?? 20;
   const pageIndex = query.pageIndex ?? 1;
   const [raw, total] = await Promise.all([

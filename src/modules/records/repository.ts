@@ -106,10 +106,11 @@ export async function liveRecordIds(db: Executor, table: string, ids: string[]):
   return new Set(found.map((row) => row.id as string));
 }
 
-/** Which of these ids are live rows of a row table that a caller's data scope lets through. */
-export async function visibleLiveIds(db: Executor, table: string, ids: string[], predicate: ScopedRows): Promise<Set<string>> {
+/** Which of these ids are rows of a row table (live ones, by default) that a caller's data scope lets through. */
+export async function visibleLiveIds(db: Executor, table: string, ids: string[], predicate: ScopedRows, state: RowState | 'any' = 'live'): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  let query = rows(db).selectFrom(table).select('id').where('id', 'in', ids).where('_deleted_at', 'is', null);
+  let query = rows(db).selectFrom(table).select('id').where('id', 'in', ids);
+  if (state !== 'any') query = inState(query, state);
   if (!predicate.everyRow) query = query.where(predicate.expression);
   return new Set((await query.execute()).map((row) => row.id as string));
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../shared/app-error.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
@@ -8,7 +9,7 @@ import { recordsMarkdown } from './record-markdown.js';
 import { rowShapeFor, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, indexFor, systemColumn, type FilterScope } from '../../query/index.js';
+import { bothOf, compileSearch, indexFor, systemColumn } from '../../query/index.js';
 import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
@@ -16,7 +17,9 @@ import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-c
 import * as drafts from './drafts/service.js';
 import { viewForRead, visibleFieldIds } from '../views/index.js';
 import { planViewFilter } from './view-filter.js';
-import { requireWorksheetRight, rowsFor, type ScopedRows } from '../../access/index.js';
+import { callerScope } from './filter-scope.js';
+import { reachableIds, requireReachable, requireWritableFields } from './permissions.js';
+import { dataScopeOf, requireWorksheetRight, worksheetGrant, rowsFor, type ScopedRows } from '../../access/index.js';
 
 export const MAX_BATCH = 1000;
 
@@ -49,13 +52,14 @@ export interface ListInput {
  * naming it as `{parameter}[i]`. Null when the list names no field.
  * @example projection(schema, ['title', ''], 'visibleFields') // [title field]
  */
-export function projection(schema: WorksheetSchema, keys: string[] | undefined, parameter = 'fields'): FieldMeta[] | null {
+export function projection(schema: WorksheetSchema, keys: string[] | undefined, parameter = 'fields', hidden?: ReadonlySet<string>): FieldMeta[] | null {
   // A field named twice (by id and by alias, say) is shown once, where it was first named.
   const projected = new Map<string, FieldMeta>();
   for (const [i, key] of (keys ?? []).entries()) {
     if (key.trim() === '') continue;
     const field = schema.byKey.get(key);
     if (!field) throw AppError.invalidValue(`${parameter}[${i}]: no field "${key.slice(0, 80)}" in this worksheet`);
+    if (hidden?.has(field.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `${parameter}[${i}]: you may not see the field "${field.name}"`);
     if (!projected.has(field.id)) projected.set(field.id, field);
   }
   return projected.size === 0 ? null : [...projected.values()];
@@ -63,9 +67,11 @@ export function projection(schema: WorksheetSchema, keys: string[] | undefined, 
 
 export async function createRecord(ctx: ServiceContext, worksheetKey: string, fields: FieldValueInput[], isDraft = false): Promise<{ id: string }> {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'add');
   if (isDraft) return drafts.createDraft(ctx, schema, fields);
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'create', refs);
+  requireWritableFields(ctx, schema, values);
   const [id] = await writer.insertRecords(ctx, schema, [values], refs);
   return { id };
 }
@@ -75,16 +81,18 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
   if (rows.length === 0) throw AppError.invalidParameters('rows must hold at least one record');
   if (rows.length > MAX_BATCH) throw AppError.invalidParameters(`rows: at most ${MAX_BATCH} records per call, got ${rows.length}`);
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'add');
   const refs = emptyReferenceSet();
   const encoded = rows.map((row, i) => encodeValues(schema, row.fields ?? [], `rows[${i}].`, ctx.timeZone, 'create', refs));
+  for (const values of encoded) requireWritableFields(ctx, schema, values);
   return { rowIds: await writer.insertRecords(ctx, schema, encoded, refs) };
 }
 
 export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
   const schema = await loadSchema(ctx, worksheetKey);
   requireWorksheetRight(ctx.actor, schema, 'read');
-  const fields = readableFields(schema, null);
-  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), rowsFor(ctx.actor, schema, 'read'));
+  const fields = readableFields(schema, null, worksheetGrant(ctx.actor, schema.id).hiddenFields);
+  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), rowsFor(ctx.actor, callerScope(ctx, schema), 'read'));
   // Not a live record: perhaps a draft of the caller (10007 otherwise).
   if (!row) return drafts.readDraft(ctx, schema, fields, rowId, request);
   const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
@@ -95,8 +103,11 @@ export async function updateRecord(ctx: ServiceContext, worksheetKey: string, ro
   const schema = await loadSchema(ctx, worksheetKey);
   // A draft's required fields may stay empty: it is asked about before the record checks apply.
   if (await drafts.isOwnDraft(ctx, schema, rowId)) return drafts.updateDraft(ctx, schema, rowId, fields);
+  requireWorksheetRight(ctx.actor, schema, 'edit');
   const refs = emptyReferenceSet();
   const values = encodeValues(schema, fields, '', ctx.timeZone, 'update', refs);
+  requireWritableFields(ctx, schema, values);
+  await requireReachable(ctx, schema, rowId, 'edit', 'live');
   const changed = await writer.updateRecords(ctx, schema, [{ ids: [rowId], values }], refs);
   if (changed.length === 0) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
   return { id: rowId };
@@ -118,6 +129,7 @@ export async function updateRecords(
   input: { rowIds?: string[]; fields?: FieldValueInput[]; rows?: Array<{ id: string; fields?: FieldValueInput[] }> },
 ): Promise<{ successfulRowIds: string[]; failedRowIds: string[] }> {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'edit');
   const refs = emptyReferenceSet();
   let updates: Array<{ ids: string[]; values: Map<string, unknown> }>;
   let requested: string[];
@@ -132,12 +144,23 @@ export async function updateRecords(
     requested = checkRowIds(input.rowIds, 'rowIds');
     updates = [{ ids: requested, values: encodeValues(schema, input.fields, '', ctx.timeZone, 'update', refs) }];
   }
-  const changed = new Set(await writer.updateRecords(ctx, schema, updates, refs));
+  for (const update of updates) requireWritableFields(ctx, schema, update.values);
+  // Records the caller may not edit are left out, and reported as failed like records that do not exist.
+  const reachable = new Set(await reachableIds(ctx, schema, requested, 'edit', 'live'));
+  const allowed = updates.map((u) => ({ ...u, ids: u.ids.filter((id) => reachable.has(id)) })).filter((u) => u.ids.length > 0);
+  const changed = new Set(allowed.length === 0 ? [] : await writer.updateRecords(ctx, schema, allowed, refs));
   return { successfulRowIds: requested.filter((id) => changed.has(id)), failedRowIds: requested.filter((id) => !changed.has(id)) };
 }
 
 export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, permanent: boolean): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
+  // A draft of the caller is theirs to discard whatever their rights in the worksheet (asked first only for callers whose rights are limited).
+  if (dataScopeOf(ctx.actor, schema.id, 'delete') !== 'all' && (await drafts.isOwnDraft(ctx, schema, rowId))) {
+    await drafts.discardDraft(ctx, schema, rowId);
+    return;
+  }
+  requireWorksheetRight(ctx.actor, schema, 'delete');
+  await requireReachable(ctx, schema, rowId, 'delete', permanent ? 'any' : 'live');
   const deleted = await writer.removeRecords(ctx, schema, [rowId], permanent);
   // Not a live record (or one in the bin): perhaps a draft of the caller, discarded for good.
   if (deleted.length === 0 && !(await drafts.discardDraft(ctx, schema, rowId))) throw AppError.notFound(`record "${rowId}" does not exist or was deleted`);
@@ -145,26 +168,32 @@ export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, ro
 
 export async function deleteRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[], permanent: boolean) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'delete');
   const requested = checkRowIds(rowIds, 'rowIds');
-  const deleted = new Set(await writer.removeRecords(ctx, schema, requested, permanent));
+  const reachable = await reachableIds(ctx, schema, requested, 'delete', permanent ? 'any' : 'live');
+  const deleted = new Set(reachable.length === 0 ? [] : await writer.removeRecords(ctx, schema, reachable, permanent));
   return { successfulRowIds: requested.filter((id) => deleted.has(id)), failedRowIds: requested.filter((id) => !deleted.has(id)) };
 }
 
 export async function restoreRecord(ctx: ServiceContext, worksheetKey: string, rowId: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'delete');
+  await requireReachable(ctx, schema, rowId, 'delete', 'bin');
   const restored = await writer.restoreRecords(ctx, schema, [rowId]);
   if (restored.length === 0) throw AppError.notFound(`record "${rowId}" is not in the recycle bin`);
 }
 
 export async function restoreRecords(ctx: ServiceContext, worksheetKey: string, rowIds: string[]) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireWorksheetRight(ctx.actor, schema, 'delete');
   const requested = checkRowIds(rowIds, 'rowIds');
-  const restored = new Set(await writer.restoreRecords(ctx, schema, requested));
+  const reachable = await reachableIds(ctx, schema, requested, 'delete', 'bin');
+  const restored = new Set(reachable.length === 0 ? [] : await writer.restoreRecords(ctx, schema, reachable));
   return { successfulRowIds: requested.filter((id) => restored.has(id)), failedRowIds: requested.filter((id) => !restored.has(id)) };
 }
 
 /** The sort terms of a list, checked. */
-function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter = 'sorts'): repository.SortTerm[] {
+function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter = 'sorts', hidden?: ReadonlySet<string>): repository.SortTerm[] {
   const terms: repository.SortTerm[] = [];
   for (const [i, sort] of (sorts ?? []).entries()) {
     if (sort.field.trim() === '') continue; // a blank placeholder, as in the public examples
@@ -173,6 +202,7 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter
     const system = systemField && systemField.holds !== 'member' ? systemField.column : undefined;
     const field = system ? null : schema.byKey.get(sort.field);
     if (!system && !field) throw AppError.invalidValue(`${parameter}[${i}].field: no field "${sort.field}" in this worksheet`);
+    if (field && hidden?.has(field.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `${parameter}[${i}].field: you may not see the field "${field.name}"`);
     if (field && !field.fieldType.indexable) {
       throw AppError.invalidValue(`${parameter}[${i}].field: cannot sort by "${field.name}", a ${field.fieldType.name} field`);
     }
@@ -202,16 +232,17 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const pageSize = input.pageSize ?? 50;
   const pageIndex = input.pageIndex ?? 1;
   // The request's fields win; without them, the view's visible fields (every field when it names none).
-  const projected = projection(schema, input.fields) ?? (view ? projection(schema, visibleFieldIds(view, input.tableView)) : null);
-  const fields = readableFields(schema, projected);
+  const hidden = worksheetGrant(ctx.actor, schema.id).hiddenFields;
+  const projected = projection(schema, input.fields, 'fields', hidden) ?? (view ? projection(schema, visibleFieldIds(view, input.tableView)) : null);
+  const fields = readableFields(schema, projected, hidden);
   if (input.isDraft === true) return drafts.listDrafts(ctx, schema, fields, input);
-  const scope = filterScope(ctx, schema);
+  const scope = callerScope(ctx, schema);
   const { predicate: filter, indexable } = planViewFilter(scope, view, input.filter);
   const search = compileSearch(scope, input.search);
-  const predicate = rowsFor(ctx.actor, schema, 'read', search ? bothOf(filter, search) : filter);
+  const predicate = rowsFor(ctx.actor, scope, 'read', search ? bothOf(filter, search) : filter);
   const state = rowStateOf(input.recycleBin);
   // The request's sorts win; without them, the view's.
-  let sort = sortTerms(schema, input.sorts);
+  let sort = sortTerms(schema, input.sorts, 'sorts', hidden);
   if (sort.length === 0 && view) sort = sortTerms(schema, view.definition.sort, 'view sort');
   if (state === 'bin' && sort.length === 0) sort.push(...BIN_ORDER);
   // The index that would serve this list is asked for; it is built in the background, never here.
@@ -246,7 +277,4 @@ async function countFiltered(ctx: ServiceContext, schema: WorksheetSchema, predi
 }
 
 /** What a filter of this request is compiled in. */
-function filterScope(ctx: ServiceContext, schema: WorksheetSchema): FilterScope {
-  return { schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId };
-}
 

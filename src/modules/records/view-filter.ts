@@ -8,7 +8,8 @@ import type { ViewForRead } from '../views/index.js';
 export function planViewFilter(scope: FilterScope, view: ViewForRead | null, filter: unknown): ReturnType<typeof planFilter> {
   const request = planFilter(scope, filter);
   if (!view) return request;
-  const own = planFilter(scope, view.definition.filter, 'view filter');
+  // The view's filter is its administrator's: it may name fields the caller does not see.
+  const own = planFilter({ ...scope, hiddenFields: undefined }, view.definition.filter, 'view filter');
   const merge = (a: string[], b: string[]) => [...new Set([...a, ...b])];
   return {
     predicate: bothOf(own.predicate, request.predicate),

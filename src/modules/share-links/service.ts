@@ -2,11 +2,12 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { parseDateTime } from '../../fields/types/date-time.js';
-import { loadSchema } from '../worksheets/index.js';
+import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { getRecord, projection } from '../records/index.js';
 import { hashPassword } from '../setup/password.js';
 import * as repository from './repository.js';
 import { newShareToken, tokenHash } from './token.js';
+import { forbidden, requireWorksheetRight, worksheetGrant } from '../../access/index.js';
 
 /** The longest expiry a link may have: 100 years, in seconds. */
 const MAX_EXPIRED_IN = 100 * 365 * 86_400;
@@ -42,9 +43,18 @@ const iso = (millis: number | null) => (millis === null ? null : new Date(millis
  * as its SHA-256; visible fields are checked and stored as ids.
  * @example await createLink(ctx, 'orders', rowId, { visibleFields: ['title'], expiredIn: 7200 }, 'https://t.example')
  */
+/** Sharing records of a worksheet needs the share action (roles' `share`); reading them too, checked with the record. */
+function requireSharing(ctx: ServiceContext, schema: WorksheetSchema): void {
+  requireWorksheetRight(ctx.actor, schema, 'read');
+  if (!worksheetGrant(ctx.actor, schema.id).actions.share) throw forbidden(ctx.actor, `you may not share records of the worksheet "${schema.name}"`);
+}
+
 export async function createLink(ctx: ServiceContext, worksheetKey: string, rowId: string, input: CreateLinkInput, publicUrl: string) {
   const schema = await loadSchema(ctx, worksheetKey);
-  const visible = projection(schema, input.visibleFields, 'visibleFields');
+  requireSharing(ctx, schema);
+  const hidden = worksheetGrant(ctx.actor, schema.id).hiddenFields;
+  // A link shows no more than its maker sees: without a list, the fields they see.
+  const visible = projection(schema, input.visibleFields, 'visibleFields', hidden) ?? (hidden.size > 0 ? schema.fields.filter((f) => !hidden.has(f.id)) : null);
   const now = ctx.now();
   const expiresAt = expiryOf(input, now, ctx.timeZone);
   const password = input.password ?? '';
@@ -72,6 +82,8 @@ export async function createLink(ctx: ServiceContext, worksheetKey: string, rowI
 /** The links of a record, revoked and expired ones included (with their state), oldest first. The token is never shown again. */
 export async function listLinks(ctx: ServiceContext, worksheetKey: string, rowId: string) {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireSharing(ctx, schema);
+  await getRecord(ctx, schema.id, rowId);
   const now = ctx.now();
   const rows = await repository.linksOfRow(ctx.db, schema.id, rowId);
   return {
@@ -91,6 +103,7 @@ export async function listLinks(ctx: ServiceContext, worksheetKey: string, rowId
 /** Revokes a link of the record: it stops working at once; revoking it again changes nothing. 10007 for an unknown id. */
 export async function revokeLink(ctx: ServiceContext, worksheetKey: string, rowId: string, linkId: string): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
+  requireSharing(ctx, schema);
   if (!(await repository.revokeLink(ctx.db, schema.id, rowId, linkId, ctx.now()))) {
     throw AppError.notFound(`share link "${linkId}" of record "${rowId}" does not exist`);
   }

@@ -12,7 +12,8 @@ import { emptyReferenceSet } from '../value-codec.js';
 import { LogAction, type FieldChange } from './log-entries.js';
 import { creationChanges, creationSource, createdWhileLogged } from './log-creation.js';
 import { countLogEntries, listLogEntries, type LogQuery, type StoredLogEntry } from './log-repository.js';
-import { requireWorksheetRight, rowsFor } from '../../../access/index.js';
+import { callerScope } from '../filter-scope.js';
+import { forbidden, requireWorksheetRight, rowsFor, seesField, worksheetGrant } from '../../../access/index.js';
 
 /** What a read of a record's log may ask (the query string, as the routes pass it). */
 export interface LogListInput {
@@ -144,7 +145,8 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
   const pageSize = input.pageSize ?? 20;
   const pageIndex = input.pageIndex ?? 1;
   const field = input.field === undefined || input.field.trim() === '' ? null : schema.byKey.get(input.field.trim());
-  if (field === undefined) throw AppError.invalidValue(`field: no field "${String(input.field).slice(0, 80)}" in this worksheet`);
+  if (field === undefined || (field && !seesField(ctx.actor, schema.id, field.id))) throw AppError.invalidValue(`field: no field "${String(input.field).slice(0, 80)}" in this worksheet`);
+  if (!worksheetGrant(ctx.actor, schema.id).actions.log) throw forbidden(ctx.actor, `you may not read the logs of records of the worksheet "${schema.name}"`);
   const query: LogQuery = {
     worksheetId: schema.id,
     rowId,
@@ -154,7 +156,7 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
     before: parseCursor(input.lastMark),
   };
   if (query.from !== null && query.to !== null && query.from > query.to) throw AppError.invalidValue('startDate: after endDate');
-  const record = await rowCreation(ctx.db, schema.table, rowId, rowsFor(ctx.actor, schema, 'read'));
+  const record = await rowCreation(ctx.db, schema.table, rowId, rowsFor(ctx.actor, callerScope(ctx, schema), 'read'));
   if (!record) throw AppError.notFound(`record "${rowId}" does not exist (or was removed for good, with its log)`);
 
   // A cursor continues after the previous page: it replaces the page number.
@@ -177,6 +179,7 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
     if (hasCreate && count >= offset && count < offset + pageSize) page.push(await createEntry(ctx, schema, rowId, record));
   }
   const refs = await readingContext(ctx, schema, page);
+  const hidden = worksheetGrant(ctx.actor, schema.id).hiddenFields;
   const logs = page.map(({ entry, changes }) => {
     const operator = refs.accounts.get(entry.operator_id);
     return {
@@ -189,7 +192,8 @@ export async function listRecordLogs(ctx: ServiceContext, worksheetKey: string, 
         type: entry.source,
         requestType: entry.action,
         _createdAt: new Date(entry.created_at).toISOString(),
-        logData: logData(schema, changes, refs, entry.created_at),
+        // Changes of fields the caller may not see are left out of the entry.
+        logData: logData(schema, hidden.size === 0 ? changes : changes.filter((c) => !hidden.has(c.f)), refs, entry.created_at),
       },
     };
   });
