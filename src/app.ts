@@ -27,6 +27,8 @@ import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
+import { peopleRoutes } from './modules/people/index.js';
+import type { AuthStrategy } from './auth/auth-strategy.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
@@ -40,6 +42,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Epoch milliseconds now; tests fix it so that `today` and record times are known. */
   clock?: () => number;
+  /** Credentials tried before the app key's; tests stand in for people's credentials with one until those strategies land. */
+  strategies?: AuthStrategy[];
 }
 
 function loggerFor(config: Config): FastifyServerOptions['logger'] {
@@ -53,7 +57,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * Builds the program: cross-cutting plugins first, then every module under each prefix.
  * This file is the table of contents of the server.
  */
-export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, clock, strategies }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     bodyLimit: config.bodyLimit,
@@ -88,12 +92,14 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys] });
+  await app.register(authenticationPlugin, { strategies: [...(strategies ?? []), appKeys] });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
   await app.register(signedFileRoutes);
   await app.register(sharePageRoutes);
+  // The admin API is the organization's, not part of the public interface: outside /v3.
+  await app.register(peopleRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });

@@ -1,11 +1,13 @@
 export { administratorGrants, FULL_WORKSHEET, NO_GRANTS, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type Grants, type WorksheetGrant } from './grants.js';
 export {
   administers,
+  administersOrganizationOf,
   dataScopeOf,
   forbidden,
   hasWorksheetRight,
   requireAdministrator,
   requireFieldWrite,
+  requireOrganizationAdministrator,
   requireScope,
   requireWorksheetRight,
   requireWriting,
@@ -17,5 +19,5 @@ export {
 } from './policy.js';
 export { EVERY_ROW_FOR_THE_SERVER, rowsFor, type ScopedRows } from './row-scope.js';
 export { SCOPES, scopeNamed, type ScopeLevel, type ScopeName } from './scopes.js';
-export { administers as administersRoute, reads, writes, type RouteAccess } from './route-access.js';
-export { appKeyActor, systemActor } from './actors.js';
+export { administers as administersRoute, administersOrganization, reads, writes, type RouteAccess } from './route-access.js';
+export { appKeyActor, systemActor, userActor } from './actors.js';
