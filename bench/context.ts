@@ -22,6 +22,10 @@ export interface BenchContext {
   ceilingPerSecond?: number;
   /** Paths of the records W3 and the ceiling rotate over. */
   recordPaths?: string[];
+  /** W3's requests per second, the baseline of W3t. */
+  w3PerSecond?: number;
+  /** Headers of the same application through the owner's personal access token (W3t). */
+  tokenHeaders: () => Promise<Record<string, string>>;
 }
 
 export const rowsPath = (ctx: BenchContext): string => `/v3/app/worksheets/${ctx.sheet.id}/rows`;

@@ -6,12 +6,12 @@ import { ceilingResult, startCeiling, type Ceiling } from './ceiling.js';
 import type { BenchContext } from './context.js';
 import { freshPostgresSchema, freshSqlite, type BenchDatabase } from './database.js';
 import { formatLine, formatSummary, writeResults, type WorkloadResult } from './report.js';
-import { freePort, projectRoot, runSetup, startServer, type ServerProcess } from './server-process.js';
+import { freePort, projectRoot, runSetup, runTokenCreate, startServer, type ServerProcess } from './server-process.js';
 import { readSettings } from './settings.js';
 import { loadTruth } from './truth.js';
 import { createBenchSheet } from './worksheet.js';
 import { batchInsert, batchInsertWithAndWithoutLog } from './workloads/batch-insert.js';
-import { getById, sampleRecordPaths } from './workloads/get-by-id.js';
+import { getById, getByIdWithToken, sampleRecordPaths } from './workloads/get-by-id.js';
 import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL, W4_VIEW } from './workloads/list-filtered.js';
 import { listSorted } from './workloads/list-sorted.js';
 import { memoryResult } from './workloads/memory.js';
@@ -74,6 +74,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
+      ['W3t', getByIdWithToken],
       ['W4s', listSorted],
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
@@ -131,7 +132,8 @@ async function main(): Promise<void> {
   server = await start();
   const headers = authHeaders(setup);
   const api = new Api(server.baseUrl, headers);
-  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet: await createBenchSheet(api) };
+  const tokenHeaders = async () => ({ authorization: `Bearer ${await runTokenCreate(database!.url, setup.owner.email)}`, 'SVC-Appid': setup.app.appId, 'content-type': 'application/json' });
+  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet: await createBenchSheet(api), tokenHeaders };
   const idle = await server.memory();
 
   const results: WorkloadResult[] = [];

@@ -27,6 +27,17 @@ export async function runSetup(databaseUrl: string): Promise<SetupResult> {
   return parsed;
 }
 
+/** Makes a personal access token for the owner with the CLI (every scope, never expiring), for W3t. */
+export async function runTokenCreate(databaseUrl: string, email: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/tabularium.js', 'tokens', 'create', '--user', email, '--scopes', 'all', '--name', 'bench', '--json'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+  });
+  const parsed = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { token?: string };
+  if (!parsed.token) throw new Error(`tokens create --json printed no token: ${stdout}`);
+  return parsed.token;
+}
+
 /** A port nobody listens on right now, on the loopback address. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@ import { openFileService } from './files/file-service.js';
 import { SchemaCache } from './shared/schema-cache.js';
 import { createAppKeyStrategy } from './auth/app-key-strategy.js';
 import { authenticationPlugin } from './plugins/authentication.js';
+import { createTokenStrategy } from './auth/token-strategy.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -28,7 +29,6 @@ import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { peopleRoutes } from './modules/people/index.js';
-import type { AuthStrategy } from './auth/auth-strategy.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 
@@ -42,8 +42,6 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Epoch milliseconds now; tests fix it so that `today` and record times are known. */
   clock?: () => number;
-  /** Credentials tried before the app key's; tests stand in for people's credentials with one until those strategies land. */
-  strategies?: AuthStrategy[];
 }
 
 function loggerFor(config: Config): FastifyServerOptions['logger'] {
@@ -57,7 +55,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * Builds the program: cross-cutting plugins first, then every module under each prefix.
  * This file is the table of contents of the server.
  */
-export async function buildApp({ config, database, logger, clock, strategies }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     bodyLimit: config.bodyLimit,
@@ -92,7 +90,7 @@ export async function buildApp({ config, database, logger, clock, strategies }: 
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [...(strategies ?? []), appKeys] });
+  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)] });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);

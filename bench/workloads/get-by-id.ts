@@ -39,6 +39,7 @@ export async function getById(ctx: BenchContext, ceiling: Ceiling): Promise<Work
   const after = await ceiling.measure(ctx);
   const ceilingLine = ceilingResult(ctx, [before, after], ceiling.bodyBytes);
   ctx.ceilingPerSecond = ceilingLine.metrics[0].value;
+  ctx.w3PerSecond = outcome.perSecond;
   const targets = ctx.engine === 'SQLite' ? { ofCeiling: 65, p99: 15 } : { perSecond: 4_000, statements: 2 };
   return [ceilingLine, {
     id: 'W3',
@@ -48,4 +49,29 @@ export async function getById(ctx: BenchContext, ceiling: Ceiling): Promise<Work
     cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'request'),
     details: { ...outcome, distinctIds: paths.length },
   }];
+}
+
+/** W3t target: a token's checks are cached, so reading with one costs within 10 % of an app key. */
+const W3T_OF_W3 = 90;
+
+/**
+ * W3t: W3 again, through the owner's personal access token (`Authorization: Bearer pat_…` and
+ * `SVC-Appid`) instead of the app key; judged as a share of W3's figure in the same run.
+ */
+export async function getByIdWithToken(ctx: BenchContext): Promise<WorkloadResult> {
+  const paths = ctx.recordPaths ?? (ctx.recordPaths = await sampleRecordPaths(ctx));
+  const headers = await ctx.tokenHeaders();
+  const load = (seconds: number) => runLoad({ ...loadTarget(ctx), headers, method: 'GET', connections: W3_CONNECTIONS, seconds, request: (i) => ({ path: paths[i % paths.length] }) });
+  await load(WARM_UP_SECONDS);
+  const outcome = await load(ctx.settings.seconds);
+  const metrics = readMetrics(ctx, outcome, {}).filter((m) => m.unit !== '% of ceiling');
+  if (ctx.w3PerSecond) metrics.splice(1, 0, { label: '=', value: (outcome.perSecond / ctx.w3PerSecond) * 100, unit: '% of W3', bound: '>=', target: W3T_OF_W3 });
+  return {
+    id: 'W3t',
+    title: `get record by id with a personal access token (${W3_CONNECTIONS} conns, ${ctx.settings.seconds} s)`,
+    metrics,
+    failures: outcome.non2xx + outcome.errors,
+    cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'request'),
+    details: { ...outcome, distinctIds: paths.length },
+  };
 }

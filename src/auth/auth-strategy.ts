@@ -1,3 +1,4 @@
+import type { ScopeName } from '../access/scopes.js';
 import type { Actor } from '../shared/actor.js';
 
 /** The request headers a strategy reads (lower-case names, as Node gives them). */
@@ -10,6 +11,8 @@ export interface AuthRequest {
   /** The caller's address, as the trust-proxy setting reads it. */
   ip: string;
   query: Readonly<Record<string, unknown>>;
+  /** The scope the route belongs to: its level says whether the call needs an application. */
+  routeScope?: ScopeName;
 }
 
 /**

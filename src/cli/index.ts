@@ -7,6 +7,7 @@ import { registerSetup } from './commands/setup.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerApps } from './commands/apps.js';
 import { registerKeys } from './commands/keys.js';
+import { registerTokens } from './commands/tokens.js';
 
 /**
  * The `tabularium` command. Every command reads its settings (DATABASE_URL, …) from the
@@ -21,6 +22,7 @@ export async function runCli(argv: string[]): Promise<void> {
   registerMigrate(program);
   registerApps(program);
   registerKeys(program);
+  registerTokens(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -42,6 +42,20 @@ export interface MetaSchema {
     created_at: number;
     updated_at: number;
   };
+  access_tokens: {
+    id: string;
+    account_id: string;
+    name: string;
+    token_hash: string;
+    token_hint: string;
+    scopes: string;
+    organization_ids: string | null;
+    app_ids: string | null;
+    expires_at: number | null;
+    created_at: number;
+    last_used_at: number | null;
+    revoked_at: number | null;
+  };
   app_keys: {
     id: string;
     app_id: string;

@@ -4,7 +4,7 @@ import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
-import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess } from '../access/index.js';
+import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,9 +22,9 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /** What the strategies see of a request. */
-function authRequestOf(request: FastifyRequest): AuthRequest {
+function authRequestOf(request: FastifyRequest, routeScope: ScopeName | null): AuthRequest {
   const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {};
-  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown> };
+  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown>, routeScope: routeScope ?? undefined };
 }
 
 /**
@@ -41,7 +41,7 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
-    const auth = authRequestOf(request);
+    const auth = authRequestOf(request, access.scope);
     let actor: Actor | null = null;
     for (const strategy of options.strategies) {
       actor = await strategy.authenticate(auth);

@@ -1,0 +1,4 @@
+/** Personal access tokens: made, listed and revoked here; checked by `auth/token-strategy.ts`. */
+export { accountByEmail, createToken, listTokens, presentToken, revokeToken, checkScopes, expiryOf, MAX_TOKENS_PER_PERSON, type TokenInput, type TokenView } from './service.js';
+export { appStanding, findTokenByHash, isMemberOf, noteTokenUse } from './repository.js';
+export { TOKEN_PREFIX, tokenHash } from './token-secret.js';
