@@ -82,6 +82,7 @@ export async function addMembership(db: Executor, organizationId: string, accoun
 }
 
 export async function updateMembership(db: Executor, organizationId: string, accountId: string, patch: { isAdmin?: boolean; status?: number }): Promise<void> {
+  if (patch.isAdmin === undefined && patch.status === undefined) return;
   await db
     .updateTable('organization_members')
     .set({ is_admin: patch.isAdmin === undefined ? undefined : patch.isAdmin ? 1 : 0, status: patch.status })

@@ -74,7 +74,7 @@ export const PasswordOut = Type.Object({ accountId: Type.String(), password: Typ
 
 const DepartmentFields = {
   name: Type.String({ minLength: 1 }),
-  parentId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'null or left out: at the top' })),
+  parentId: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'null or left out: at the top' })),
   managers: Type.Optional(Ids('Account ids or emails of members (the whole list)')),
   position: Type.Optional(Type.Integer({ description: 'Order among its siblings' })),
 };
