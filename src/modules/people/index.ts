@@ -2,7 +2,7 @@
 export { checkPasswordStrength, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password.js';
 export type { PeopleContext } from './people-context.js';
 export { administersOrganization, organizationContext } from './organizations.js';
-export { createUser, editUser, getUser, listUsers, resetPassword, userByEmail, type UserInput } from './users.js';
+export { createUser, disableUserByEmail, editUser, getUser, listUsers, resetPassword, resetPasswordByEmail, userByEmail, type UserInput } from './users.js';
 export type { UserView } from './user-view.js';
 export { createDepartment, deleteDepartment, departmentTree, editDepartment, getDepartment, type DepartmentInput } from './departments.js';
 export type { DepartmentNode } from './department-tree.js';

@@ -150,3 +150,13 @@ async function setGroups(pc: PeopleContext, accountId: string, input: Partial<Us
     await replaceAccountGroups(pc.db, kind, pc.organizationId, accountId, unique);
   }
 }
+
+/** `tabularium users disable --email`: disables the person in the organization. */
+export async function disableUserByEmail(pc: PeopleContext, email: string): Promise<UserView> {
+  return editUser(pc, (await userByEmail(pc, email)).accountId, { status: 2 });
+}
+
+/** `tabularium users reset-password --email`: as `resetPassword`, finding the person by email. */
+export async function resetPasswordByEmail(pc: PeopleContext, email: string, password?: string): Promise<{ accountId: string; password?: string }> {
+  return resetPassword(pc, (await userByEmail(pc, email)).accountId, password);
+}
