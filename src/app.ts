@@ -28,6 +28,7 @@ import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
+import { peopleRoutes } from './modules/people/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
@@ -96,6 +97,8 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(healthRoutes);
   await app.register(signedFileRoutes);
   await app.register(sharePageRoutes);
+  // The admin API is the organization's, not part of the public interface: outside /v3.
+  await app.register(peopleRoutes);
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });

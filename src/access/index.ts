@@ -2,11 +2,13 @@ export { administratorGrants, DATA_SCOPE_ORDER, FULL_WORKSHEET, MEMBER_WITHOUT_R
 export { grantsFromRoles, mergeGrants, type DataScopeCode, type GlobalPermissions, type PermissionScope, type RoleDefinition, type WorksheetPermission } from './role-grants.js';
 export {
   administers,
+  administersOrganizationOf,
   dataScopeOf,
   forbidden,
   hasWorksheetRight,
   requireAdministrator,
   requireFieldWrite,
+  requireOrganizationAdministrator,
   requireScope,
   requireWorksheetRight,
   requireWriting,
@@ -18,5 +20,5 @@ export {
 } from './policy.js';
 export { EVERY_ROW_FOR_THE_SERVER, rowsFor, type ScopedRows } from './row-scope.js';
 export { SCOPES, scopeNamed, type ScopeLevel, type ScopeName } from './scopes.js';
-export { administers as administersRoute, reads, writes, type RouteAccess } from './route-access.js';
-export { appKeyActor, systemActor } from './actors.js';
+export { administers as administersRoute, administersOrganization, reads, writes, type RouteAccess } from './route-access.js';
+export { appKeyActor, systemActor, userActor } from './actors.js';

@@ -93,3 +93,16 @@ export function writesField(actor: Actor, worksheetId: string, fieldId: string):
 export function requireFieldWrite(actor: Actor, worksheetId: string, field: { id: string; name: string }): void {
   if (!writesField(actor, worksheetId, field.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `you may not write the field "${field.name}"`);
 }
+
+/**
+ * Whether the caller is a person who administers the organization it acts in. App keys and the
+ * server's own work administer applications, never the organization's people.
+ */
+export function administersOrganizationOf(actor: Actor): boolean {
+  return actor.userId !== null && actor.organizationAdmin;
+}
+
+/** Refuses the admin API to a caller who is not an administrator of the organization (10005 / 600320). */
+export function requireOrganizationAdministrator(actor: Actor): void {
+  if (!administersOrganizationOf(actor)) throw forbidden(actor, 'only an administrator of the organization may use the admin API; app keys cannot');
+}

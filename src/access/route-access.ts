@@ -5,11 +5,12 @@ import type { ScopeName } from './scopes.js';
  * whether the call reads or changes data. The authentication hook checks both before the handler
  * runs: a credential without the scope is refused (10005; 600320 through OAuth), so is a
  * read-only credential on a route that writes, and a caller that does not administer the
- * application on a route that changes its structure (`administer`). Rights on worksheets, records
+ * application on a route that changes its structure (`administer`). The admin API (`/admin/…`)
+ * has no public scope: it is for a person who administers the organization (`organization`). Rights on worksheets, records
  * and fields depend on the data, and are checked by the services.
  * @example app.get('/app', { config: { access: reads('app:get') }, … })
  */
-export type RouteAccess = 'public' | { scope: ScopeName; right: 'read' | 'write' | 'administer' };
+export type RouteAccess = 'public' | { scope: ScopeName; right: 'read' | 'write' | 'administer' } | { scope: null; right: 'organization' };
 
 /** A route that reads, under `scope`. */
 export function reads(scope: ScopeName): RouteAccess {
@@ -24,4 +25,12 @@ export function writes(scope: ScopeName): RouteAccess {
 /** A route that changes the application's structure (worksheets, views, charts, pages, option sets, rules): administrators only. */
 export function administers(scope: ScopeName): RouteAccess {
   return { scope, right: 'administer' };
+}
+
+/**
+ * A route of the admin API (`/admin/…`, people and departments of the caller's organization):
+ * only a person who administers the organization; app keys are refused (10005).
+ */
+export function administersOrganization(): RouteAccess {
+  return { scope: null, right: 'organization' };
 }

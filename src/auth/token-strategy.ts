@@ -3,6 +3,7 @@ import type { Executor } from '../db/connection.js';
 import { findTokenByHash, noteTokenUse } from '../modules/access-tokens/index.js';
 import { standingChanges, standingInApp } from '../modules/roles/index.js';
 import { TOKEN_PREFIX, tokenHash } from '../modules/access-tokens/index.js';
+import { administersOrganization } from '../modules/people/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
@@ -23,12 +24,15 @@ interface CheckedToken {
   organizationIds: ReadonlySet<string> | null;
   expiresAt: number | null;
   usable: 'yes' | 'revoked' | 'disabled';
+  /** Whether the person administers their home organization (the admin API acts there). */
+  homeAdmin: boolean;
   loadedAt: number;
 }
 
 interface AppStanding {
   organizationId: string;
   member: boolean;
+  organizationAdmin: boolean;
   grants: Grants;
   loadedAt: number;
   /** `standingChanges()` when it was read: a role change in this process makes it stale at once. */
@@ -68,6 +72,7 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
       organizationIds: setOf(row.organization_ids),
       expiresAt: row.expires_at === null ? null : Number(row.expires_at),
       usable: row.revoked_at !== null ? 'revoked' : Number(row.account_status) !== 1 ? 'disabled' : 'yes',
+      homeAdmin: await administersOrganization(db, row.home_organization_id, row.account_id),
       loadedAt: now,
     };
     tokens.set(hash, checked);
@@ -108,14 +113,14 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
       const appId = headerValue(headers, appHeader)?.trim() ?? '';
       if (appId === '') {
         if (routeScope && SCOPES[routeScope].level === 'app') throw AppError.invalidParameters(`the ${headerPrefix}-Appid header is required with a personal access token: it names the application`);
-        return { ...base, appId: '', organizationId: token.homeOrganizationId, grants: MEMBER_WITHOUT_ROLE };
+        return { ...base, appId: '', organizationId: token.homeOrganizationId, grants: MEMBER_WITHOUT_ROLE, organizationAdmin: token.homeAdmin };
       }
       if (token.appIds && !token.appIds.has(appId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, `this personal access token is not for the application "${appId.slice(0, 80)}"`);
       const standing = await standingIn(token.accountId, appId, now);
       if (!standing) throw AppError.notFound(`application "${appId.slice(0, 80)}" (${headerPrefix}-Appid) does not exist`);
       if (token.organizationIds && !token.organizationIds.has(standing.organizationId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'this personal access token is not for the organization of this application');
       if (!standing.member) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'the person of this token is not a member of the organization of this application');
-      return { ...base, appId, organizationId: standing.organizationId, grants: standing.grants };
+      return { ...base, appId, organizationId: standing.organizationId, grants: standing.grants, organizationAdmin: standing.organizationAdmin };
     },
     /** Drops a token's cached check (after it is revoked in this process). */
     forgetToken(tokenId: string) {

@@ -8,6 +8,9 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerApps } from './commands/apps.js';
 import { registerKeys } from './commands/keys.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerUsers } from './commands/users.js';
+import { registerDepartments } from './commands/departments.js';
+import { registerOrg } from './commands/org.js';
 
 /**
  * The `tabularium` command. Every command reads its settings (DATABASE_URL, …) from the
@@ -23,6 +26,9 @@ export async function runCli(argv: string[]): Promise<void> {
   registerApps(program);
   registerKeys(program);
   registerTokens(program);
+  registerUsers(program);
+  registerDepartments(program);
+  registerOrg(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -15,10 +15,22 @@ export interface MetaSchema {
     email: string;
     fullname: string;
     password_hash: string | null;
+    /** 1 active, 2 disabled (cannot sign in, cannot be newly written into records). */
     status: number;
     created_at: number;
+    mobile: Generated<string>;
+    avatar: Generated<string>;
+    updated_at: Generated<number>;
   };
-  departments: { id: string; organization_id: string; parent_id: string | null; name: string; created_at: number };
+  /** Who belongs to which organization; `status` 1 active, 2 disabled there. */
+  organization_members: { organization_id: string; account_id: string; is_admin: number; status: number; joined_at: number };
+  departments: { id: string; organization_id: string; parent_id: string | null; name: string; position: Generated<number>; created_at: number };
+  department_managers: { department_id: string; account_id: string };
+  department_members: { department_id: string; account_id: string; is_primary: Generated<number> };
+  jobs: { id: string; organization_id: string; name: string; created_at: number };
+  job_members: { job_id: string; account_id: string };
+  org_roles: { id: string; organization_id: string; name: string; created_at: number };
+  org_role_members: { role_id: string; account_id: string };
   apps: {
     id: string;
     organization_id: string;

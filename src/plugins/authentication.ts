@@ -4,7 +4,7 @@ import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
-import { requireAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
+import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,9 +22,9 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /** What the strategies see of a request. */
-function authRequestOf(request: FastifyRequest, routeScope: ScopeName): AuthRequest {
+function authRequestOf(request: FastifyRequest, routeScope: ScopeName | null): AuthRequest {
   const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {};
-  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown>, routeScope };
+  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown>, routeScope: routeScope ?? undefined };
 }
 
 /**
@@ -32,6 +32,7 @@ function authRequestOf(request: FastifyRequest, routeScope: ScopeName): AuthRequ
  * request decides. Then the route's declared need is checked: its scope against the credential's
  * (10005; 600320 through OAuth), a route that writes against a read-only credential (10005), and a
  * route that changes the application's structure against a caller that does not administer it.
+ * An admin API route (`organization`) needs a person who administers the organization.
  * Rights on worksheets, records and fields are the services' to check (`access/policy.ts`).
  */
 export const authenticationPlugin = fp(async (app: FastifyInstance, options: { strategies: AuthStrategy[] }) => {
@@ -47,7 +48,8 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
       if (actor) break;
     }
     if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
-    requireScope(actor, access.scope);
+    if (access.right === 'organization') requireOrganizationAdministrator(actor);
+    else requireScope(actor, access.scope);
     if (access.right === 'write') requireWriting(actor);
     if (access.right === 'administer') requireAdministrator(actor, 'change its structure');
     request.actor = actor;

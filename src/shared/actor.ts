@@ -22,6 +22,12 @@ export interface Actor {
   scopes: ReadonlySet<string> | null;
   /** What the caller may do in the application (`access/grants.ts`). */
   grants: Grants;
+  /**
+   * Whether the person administers `organizationId` (an `organization_members` row with is_admin),
+   * resolved by the strategy so that the admin API's check stays a pure function; false for app
+   * keys and the server's own work.
+   */
+  organizationAdmin: boolean;
 }
 
 /** Pseudo-users that are not rows of `accounts`, with the names they read as. */

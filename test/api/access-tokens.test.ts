@@ -28,6 +28,7 @@ describeApi(
     async function person(email: string, organizationId = ctx.setup.organizationId): Promise<string> {
       const id = newGuid();
       await ctx.database.db.insertInto('accounts').values({ id, organization_id: organizationId, email, fullname: email.split('@')[0], password_hash: null, status: 1, created_at: now }).execute();
+      await ctx.database.db.insertInto('organization_members').values({ organization_id: organizationId, account_id: id, is_admin: 0, status: 1, joined_at: now }).execute();
       return id;
     }
 

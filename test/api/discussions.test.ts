@@ -51,6 +51,7 @@ describeApi(
       sheet = await makeSheet(ctx, 'Tickets', [{ name: 'Title', alias: 'title', type: '2', isTitle: true }]);
       ada = 'a0000000-0000-4000-8000-00000000ada1';
       await ctx.database.db.insertInto('accounts').values({ id: ada, organization_id: ctx.setup.organizationId, email: 'ada@example.org', fullname: 'Ada Lovelace', password_hash: null, status: 1, created_at: START }).execute();
+      await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: ada, is_admin: 0, status: 1, joined_at: START }).execute();
     });
 
     it('posts discussions and lists them newest first, with the author, time and total, under both prefixes', async () => {
@@ -130,9 +131,9 @@ describeApi(
       const unknownInText = await ctx.call('POST', pathOf(sheet, rowId), { message: 'hi @[Nobody](no-such-account)' });
       expect(unknownInText.status).toBe(400);
       expect(unknownInText.body).toMatchObject({ error_code: 10002 });
-      expect(unknownInText.body.error_msg).toBe('mentions: no member with accountId "no-such-account" in this organization');
+      expect(unknownInText.body.error_msg).toBe('mentions: no active member with accountId "no-such-account" in this organization');
       const pseudo = await ctx.call('POST', pathOf(sheet, rowId), { message: 'hi', mentions: ['user-api'] });
-      expect(pseudo.body.error_msg).toContain('mentions: no member with accountId "user-api"');
+      expect(pseudo.body.error_msg).toContain('mentions: no active member with accountId "user-api"');
       const notAnId = await ctx.call('POST', pathOf(sheet, rowId), { message: 'hi', mentions: [{ name: 'x' }] });
       expect(notAnId.body).toMatchObject({ error_code: 10002 });
       expect(notAnId.body.error_msg).toContain('mentions[0]: expected an accountId');

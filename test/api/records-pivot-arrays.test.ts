@@ -25,6 +25,7 @@ describeApi(
     beforeAll(async () => {
       const org = ctx.setup.organizationId;
       await ctx.database.db.insertInto('accounts').values({ id: 'acc-ann', organization_id: org, email: 'ann@example.com', fullname: 'Ann', status: 1, created_at: 1 }).execute();
+      await ctx.database.db.insertInto('organization_members').values({ organization_id: org, account_id: 'acc-ann', is_admin: 0, status: 1, joined_at: 1 }).execute();
       await ctx.database.db
         .insertInto('departments')
         .values([

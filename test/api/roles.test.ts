@@ -13,6 +13,7 @@ interface RoleList {
 async function person(ctx: ApiContext, name: string): Promise<{ id: string; headers: Record<string, string> }> {
   const id = newGuid();
   await ctx.database.db.insertInto('accounts').values({ id, organization_id: ctx.setup.organizationId, email: `${name}-${ctx.engine}@example.com`, fullname: name, password_hash: null, status: 1, created_at: Date.now() }).execute();
+  await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: 0, status: 1, joined_at: Date.now() }).execute();
   const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, Date.now());
   return { id, headers: { authorization: `Bearer ${token}`, 'SVC-Appid': ctx.setup.app.appId } };
 }

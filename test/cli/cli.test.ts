@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSign } from '../../src/auth/sign.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrations } from '../../src/db/migrations/index.js';
-import { verifyPassword } from '../../src/modules/setup/password.js';
+import { verifyPassword } from '../../src/modules/people/password.js';
 import { describeEachEngine, type TestDatabase } from '../helpers/databases.js';
 import { ensureBuilt, killAllServers, runCli, spawnServer, waitUntilServing, type CliResult } from '../helpers/processes.js';
 

@@ -25,7 +25,7 @@ const cookieStrategy: AuthStrategy = {
     const [kind, scopes, standing] = decodeURIComponent(raw).split('|');
     if (standing === 'expired') throw new AppError(10105, 401, 'the token has expired');
     const grants: Grants = standing === 'member' ? MEMBER : { administrator: true, readOnly: standing === 'readonly', worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
-    return { kind: kind as Actor['kind'], appId: 'app', organizationId: 'org', userId: 'u1', accountId: 'u1', credentialId: ip, scopes: scopes === '*' ? null : new Set(scopes.split(',')), grants };
+    return { kind: kind as Actor['kind'], appId: 'app', organizationId: 'org', userId: 'u1', accountId: 'u1', credentialId: ip, scopes: scopes === '*' ? null : new Set(scopes.split(',')), grants, organizationAdmin: standing === 'admin' };
   },
 };
 

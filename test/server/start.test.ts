@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSign } from '../../src/auth/sign.js';
 import { openDatabase } from '../../src/db/connection.js';
-import { verifyPassword } from '../../src/modules/setup/password.js';
+import { verifyPassword } from '../../src/modules/people/password.js';
 import { describeEachEngine, type TestDatabase } from '../helpers/databases.js';
 import { ensureBuilt, freePort, killAllServers, spawnServer, waitForOutput, waitUntilServing, type ServerProcess } from '../helpers/processes.js';
 

@@ -28,7 +28,7 @@ const SHEET = { id: 'ws1', name: 'Orders' };
 
 function person(kind: Actor['kind'], grant: Partial<WorksheetGrant>, scopes: string[] | null = null, extra: Partial<Grants> = {}): Actor {
   const grants: Grants = { administrator: false, readOnly: false, worksheets: new Map([[SHEET.id, { ...NO_WORKSHEET, ...grant }]]), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], ...extra };
-  return { kind, appId: 'app1', organizationId: 'org1', userId: 'u-ada', accountId: 'u-ada', credentialId: 'c1', scopes: scopes ? new Set(scopes) : null, grants };
+  return { kind, appId: 'app1', organizationId: 'org1', userId: 'u-ada', accountId: 'u-ada', credentialId: 'c1', scopes: scopes ? new Set(scopes) : null, grants, organizationAdmin: false };
 }
 
 function refusal(run: () => void): { code: number; status: number; message: string } {

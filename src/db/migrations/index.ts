@@ -15,6 +15,7 @@ import * as views from './0012-views.js';
 import * as optionSets from './0013-option-sets.js';
 import * as businessRules from './0014-business-rules.js';
 import * as charts from './0015-charts.js';
+import * as people from './0016-people.js';
 import * as accessTokens from './0019-access-tokens.js';
 import * as roles from './0021-roles.js';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0013-option-sets': optionSets,
   '0014-business-rules': businessRules,
   '0015-charts': charts,
+  '0016-people': people,
   '0019-access-tokens': accessTokens,
   '0021-roles': roles,
 };

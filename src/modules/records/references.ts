@@ -3,25 +3,31 @@ import { AppError } from '../../shared/app-error.js';
 import { PSEUDO_USERS } from '../../shared/actor.js';
 import type { ResolvedReferences } from '../../fields/field-type.js';
 import type { ReferenceSet } from './value-codec.js';
+import { activeMembers, existingDepartments } from '../people/index.js';
 
 /**
- * Every written member and department id must exist in the caller's organization (10002 otherwise,
- * the message starting with `where` when given, e.g. `mentions: `).
+ * Every written member must be an active member of the caller's organization (with an active
+ * account), and every department one of its departments: 10002 otherwise, naming the field that
+ * wrote the first unknown id (or starting with `where` when given, e.g. `mentions: `). A person who
+ * was disabled stays in the records that hold them, and reads as they are; they cannot be written
+ * anew, including by an update that sends the field's whole list again.
  */
 export async function checkReferencesExist(db: Executor, organizationId: string, refs: ReferenceSet, where = ''): Promise<void> {
+  const fieldOf = (kind: string, id: string): string => {
+    const label = refs.writtenIn?.get(`${kind}:${id}`);
+    return where === '' && label !== undefined ? `${label}: ` : where;
+  };
   if (refs.account.size > 0) {
     const ids = [...refs.account];
-    const found = await db.selectFrom('accounts').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
-    const known = new Set(found.map((r) => r.id));
+    const known = await activeMembers(db, organizationId, ids);
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) throw AppError.invalidValue(`${where}no member with accountId ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+    if (missing.length > 0) throw AppError.invalidValue(`${fieldOf('account', missing[0]!)}no active member with accountId ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
   }
   if (refs.department.size > 0) {
     const ids = [...refs.department];
-    const found = await db.selectFrom('departments').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
-    const known = new Set(found.map((r) => r.id));
+    const known = await existingDepartments(db, organizationId, ids);
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) throw AppError.invalidValue(`${where}no department with id ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
+    if (missing.length > 0) throw AppError.invalidValue(`${fieldOf('department', missing[0]!)}no department with id ${missing.map((id) => `"${id}"`).join(', ')} in this organization`);
   }
 }
 

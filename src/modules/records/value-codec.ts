@@ -10,11 +10,14 @@ export interface FieldValueInput {
   type?: number;
 }
 
-/** Ids of accounts and departments that written values refer to, checked in one query each. */
-export type ReferenceSet = Record<ReferenceKind, Set<string>>;
+/**
+ * Ids of accounts and departments that written values refer to, checked in one query each;
+ * `writtenIn` keeps the first field that wrote each (`kind:id`), so that a refusal names it.
+ */
+export type ReferenceSet = Record<ReferenceKind, Set<string>> & { writtenIn?: Map<string, string> };
 
 export function emptyReferenceSet(): ReferenceSet {
-  return { account: new Set(), department: new Set() };
+  return { account: new Set(), department: new Set(), writtenIn: new Map() };
 }
 
 const requiredBySchema = new WeakMap<WorksheetSchema, FieldMeta[]>();
@@ -64,7 +67,12 @@ export function encodeValues(
     // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
     if (type.storage === 'none' || type.readOnly) continue;
     const refs = stored === null ? null : type.references?.(stored, field);
-    if (refs) for (const id of refs.ids) references[refs.kind].add(id);
+    if (refs) {
+      for (const id of refs.ids) {
+        references[refs.kind].add(id);
+        if (references.writtenIn && !references.writtenIn.has(`${refs.kind}:${id}`)) references.writtenIn.set(`${refs.kind}:${id}`, context.label);
+      }
+    }
     values.set(field.id, stored);
   }
   for (const field of mode === 'draft' ? [] : requiredFields(schema)) {

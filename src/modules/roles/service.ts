@@ -85,13 +85,14 @@ async function presentMembers(db: Executor, roleIds: string[]) {
   const ids = (type: string) => [...new Set(members.filter((m) => m.member_type === type).map((m) => m.member_id))];
   const people = await repository.accountNames(db, ids('user'));
   const departments = await repository.departmentNames(db, [...ids('department'), ...ids('departmentTree')]);
+  const jobs = await repository.jobNames(db, ids('job'));
   return (roleId: string) => {
     const of = (type: string) => members.filter((m) => m.role_id === roleId && m.member_type === type).map((m) => m.member_id);
     return {
       accounts: of('user').map((id) => ({ accountId: id, fullname: people.get(id) ?? '', avatar: '' })),
       departments: of('department').map((id) => ({ id, name: departments.get(id) ?? '' })),
       departmentTrees: of('departmentTree').map((id) => ({ id, name: departments.get(id) ?? '' })),
-      jobs: of('job').map((id) => ({ id, name: '' })),
+      jobs: of('job').map((id) => ({ id, name: jobs.get(id) ?? '' })),
       orgRoleIds: of('orgRole'),
     };
   };
@@ -150,6 +151,16 @@ export async function deleteRole(ctx: ServiceContext, roleId: string): Promise<v
   noteStandingChange();
 }
 
+const MEMBER_WORDS: Record<repository.MemberType, string> = { user: 'person', department: 'department', departmentTree: 'department', job: 'job', orgRole: 'organization role' };
+
+async function knownMembers(ctx: ServiceContext, type: repository.MemberType, ids: string[]): Promise<Set<string>> {
+  const org = ctx.actor.organizationId;
+  if (type === 'user') return repository.existingAccounts(ctx.db, org, ids);
+  if (type === 'job') return repository.existingGroups(ctx.db, 'jobs', org, ids);
+  if (type === 'orgRole') return repository.existingGroups(ctx.db, 'org_roles', org, ids);
+  return repository.existingDepartments(ctx.db, org, ids);
+}
+
 /** The members a body names (each list by its key), checked against the organization (10002 naming the key and id). */
 async function membersIn(ctx: ServiceContext, body: MembersInput): Promise<repository.MemberRef[]> {
   const members: repository.MemberRef[] = [];
@@ -158,13 +169,9 @@ async function membersIn(ctx: ServiceContext, body: MembersInput): Promise<repos
     if (value === undefined || value === null) continue;
     if (!Array.isArray(value) || value.some((id) => typeof id !== 'string' || id.trim() === '')) throw AppError.invalidValue(`${key}: must be an array of ids`);
     const ids = [...new Set(value.map((id) => id.trim()))];
-    if (type === 'job' || type === 'orgRole') {
-      if (ids.length > 0) throw AppError.invalidValue(`${key}: the organization has no ${type === 'job' ? 'jobs' : 'organization roles'} yet`);
-      continue;
-    }
-    const known = type === 'user' ? await repository.existingAccounts(ctx.db, ctx.actor.organizationId, ids) : await repository.existingDepartments(ctx.db, ctx.actor.organizationId, ids);
+    const known = await knownMembers(ctx, type, ids);
     const unknown = ids.find((id) => !known.has(id));
-    if (unknown !== undefined) throw AppError.invalidValue(`${key}: no ${type === 'user' ? 'person' : 'department'} "${unknown.slice(0, 80)}" in the organization`);
+    if (unknown !== undefined) throw AppError.invalidValue(`${key}: no ${MEMBER_WORDS[type]} "${unknown.slice(0, 80)}" in the organization`);
     members.push(...ids.map((id) => ({ type, id })));
   }
   if (members.length === 0) throw AppError.invalidParameters('name at least one member: userIds, departmentIds, departmentTreeIds, jobIds or orgRoleIds');

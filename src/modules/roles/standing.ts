@@ -17,20 +17,33 @@ export function noteStandingChange(): void {
   changes++;
 }
 
-/** A person's place in one application: its organization, whether they belong to it, and their grants. */
+/** A person's place in one application: its organization, whether they are an active member of it (and administer it), and their grants. */
 export interface Standing {
   organizationId: string;
   member: boolean;
+  organizationAdmin: boolean;
   grants: Grants;
 }
 
 /**
- * Who a person is for role membership: themselves, and (when the organization's structure is kept)
- * their departments, the departments above those (for `departmentTree` members), jobs and
- * organization roles.
+ * Who a person is for role membership: themselves, their departments (`department`), those and every
+ * department above them (`departmentTree`: a role given to a tree reaches the people of its
+ * sub-departments), their jobs and their organization roles.
  */
-async function membershipsOf(_db: Executor, accountId: string): Promise<repository.MemberRef[]> {
-  return [{ type: 'user', id: accountId }];
+async function membershipsOf(db: Executor, organizationId: string, accountId: string): Promise<repository.MemberRef[]> {
+  const groups = await repository.groupsOf(db, accountId);
+  const parents = groups.departments.length > 0 ? await repository.departmentParents(db, organizationId) : new Map<string, string | null>();
+  const trees = new Set<string>();
+  for (const department of groups.departments) {
+    for (let at: string | null | undefined = department; at && !trees.has(at); at = parents.get(at)) trees.add(at);
+  }
+  return [
+    { type: 'user', id: accountId },
+    ...groups.departments.map((id) => ({ type: 'department' as const, id })),
+    ...[...trees].map((id) => ({ type: 'departmentTree' as const, id })),
+    ...groups.jobs.map((id) => ({ type: 'job' as const, id })),
+    ...groups.orgRoles.map((id) => ({ type: 'orgRole' as const, id })),
+  ];
 }
 
 /**
@@ -41,9 +54,11 @@ async function membershipsOf(_db: Executor, accountId: string): Promise<reposito
 export async function standingInApp(db: Executor, accountId: string, appId: string): Promise<Standing | null> {
   const app = await db.selectFrom('apps').select(['organization_id', 'owner_id']).where('id', '=', appId).executeTakeFirst();
   if (!app) return null;
-  const member = (await repository.existingAccounts(db, app.organization_id, [accountId])).has(accountId);
-  if (app.owner_id === accountId) return { organizationId: app.organization_id, member, grants: administratorGrants(false) };
-  const held = await repository.rolesHeldBy(db, appId, await membershipsOf(db, accountId));
-  if (held.some((role) => Number(role.role_type) === ROLE_TYPES.administrators)) return { organizationId: app.organization_id, member, grants: administratorGrants(false) };
-  return { organizationId: app.organization_id, member, grants: grantsFromRoles(held.map(roleDefinitionOf), []) };
+  const membership = await repository.membershipOf(db, app.organization_id, accountId);
+  const base = { organizationId: app.organization_id, member: membership.active, organizationAdmin: membership.active && membership.admin };
+  if (app.owner_id === accountId) return { ...base, grants: administratorGrants(false) };
+  const held = await repository.rolesHeldBy(db, appId, await membershipsOf(db, app.organization_id, accountId));
+  if (held.some((role) => Number(role.role_type) === ROLE_TYPES.administrators)) return { ...base, grants: administratorGrants(false) };
+  const subordinates = held.length > 0 ? await repository.subordinatesOf(db, app.organization_id, accountId) : [];
+  return { ...base, grants: grantsFromRoles(held.map(roleDefinitionOf), subordinates) };
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/app-error.js';
 import { newGuid } from '../../shared/ids.js';
 import { createApp, firstAppOf } from '../apps/index.js';
 import { firstKeyOf, issueKey, type IssuedKey } from '../app-keys/index.js';
-import { generatePassword, hashPassword } from './password.js';
+import { generatePassword, hashPassword } from '../people/index.js';
 
 export interface FreshSetup {
   organizationId: string;
@@ -63,6 +63,8 @@ export async function ensureSetup(db: Executor, now: number): Promise<{ created:
       .insertInto('accounts')
       .values({ id: accountId, organization_id: organizationId, email: OWNER_EMAIL, fullname: 'Owner', password_hash: passwordHash, status: 1, created_at: now })
       .execute();
+    // The owner administers the organization (the admin API, `/admin/…`).
+    await trx.insertInto('organization_members').values({ organization_id: organizationId, account_id: accountId, is_admin: 1, status: 1, joined_at: now }).execute();
     const appId = await createApp(trx, organizationId, accountId, { name: 'My first app' }, now);
     const key = await issueKey(trx, appId, false, now);
     return {

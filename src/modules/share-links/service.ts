@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import { parseDateTime } from '../../fields/types/date-time.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { getRecord, projection } from '../records/index.js';
-import { hashPassword } from '../setup/password.js';
+import { hashPassword } from '../people/index.js';
 import * as repository from './repository.js';
 import { newShareToken, tokenHash } from './token.js';
 import { forbidden, requireWorksheetRight, worksheetGrant } from '../../access/index.js';

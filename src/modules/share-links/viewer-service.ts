@@ -3,7 +3,7 @@ import type { Actor } from '../../shared/actor.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema } from '../worksheets/index.js';
 import { getRecord, readableFields } from '../records/index.js';
-import { verifyPassword } from '../setup/password.js';
+import { verifyPassword } from '../people/index.js';
 import type { PasswordAttempts } from './password-attempts.js';
 import { isTimeZone, textForPeople, type SharedField, type SharedRecordView } from './record-view.js';
 import * as repository from './repository.js';

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../shared/app-error.js';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
@@ -22,4 +23,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export function generatePassword(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
   return [...randomBytes(20)].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** Fewest characters of a password a person chooses. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * Refuses a chosen password that is too short (10002). The message names the rule, never the
+ * password: error messages and their details may be logged.
+ */
+export function checkPasswordStrength(password: string): void {
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw AppError.invalidValue(`password: must be at least ${MIN_PASSWORD_LENGTH} characters long`);
 }
