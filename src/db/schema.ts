@@ -236,4 +236,20 @@ export interface MetaSchema {
     created_at: number;
     updated_at: number;
   };
+  /**
+   * Administrative regions (migration 0018, from data packages): GB/T 2260 codes for China, 91 + the
+   * ISO 3166-1 numeric code for the countries under 910000 海外. `level` 1–3, `last` 1 when nothing
+   * lies below, `path` the names from the top joined with `/`.
+   */
+  regions: {
+    id: string;
+    parent_id: string | null;
+    level: number;
+    position: number;
+    name: string;
+    name_en: string | null;
+    path: string;
+    path_en: string | null;
+    last: number;
+  };
 }

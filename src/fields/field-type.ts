@@ -50,6 +50,8 @@ export interface WriteContext {
 export interface ResolvedReferences {
   accounts: Map<string, { fullname: string; avatar: string; status: number }>;
   departments: Map<string, { name: string }>;
+  /** The regions that region values name, by code: the name, and the names from the top joined with `/`. */
+  regions: Map<string, { name: string; path: string }>;
   /** Titles of the linked records a page shows, by record id (record ids are unique across worksheets). */
   records: Map<string, string>;
   /** The source fields of the lookups a page shows (fields of related worksheets), by field id. */
@@ -66,7 +68,15 @@ export interface RecordContext {
   createdAt: number;
 }
 
-export type ReferenceKind = 'account' | 'department';
+export type ReferenceKind = 'account' | 'department' | 'region';
+
+/** What one stored value refers to (`FieldType.references`). */
+export interface FieldReferences {
+  kind: ReferenceKind;
+  ids: string[];
+  /** Regions: the deepest level (1–3) the field takes, checked when the value is written. */
+  deepestLevel?: number;
+}
 
 /** A field definition as written by a client, after the type was resolved. */
 export interface FieldDefinitionDraft {
@@ -210,10 +220,14 @@ export interface FieldType {
   write?(value: unknown, field: FieldMeta, ctx: WriteContext): unknown;
   /** A stored value (decoded by the dialect; null when empty) to its wire shape; `record` when the read knows it. */
   read(stored: unknown, field: FieldMeta, refs: ResolvedReferences, record?: RecordContext): unknown;
-  /** The kind of ids the type's values refer to (members, departments); absent for other types. */
+  /** The kind of ids the type's values refer to (members, departments, regions); absent for other types. */
   referenceKind?: ReferenceKind;
-  /** The ids a stored value refers to, checked on write and resolved on read. */
-  references?(stored: unknown, field: FieldMeta): { kind: ReferenceKind; ids: string[] } | null;
+  /**
+   * The ids a stored value refers to, checked on write and resolved on read. Regions also say the
+   * deepest level the field takes (`deepestLevel`: 1 a province, 2 a city, 3 a county), checked on write.
+   * @example references('440305', field) // { kind: 'region', ids: ['440305'], deepestLevel: 3 }
+   */
+  references?(stored: unknown, field: FieldMeta): FieldReferences | null;
   /** Whether a stored value counts as empty for `required`. */
   isEmpty(stored: unknown): boolean;
   /**

@@ -3,4 +3,5 @@ export { compileFilter, indexFor, planFilter, type FilterScope, type IndexableCo
 export { EVERY_ROW, bothOf, predicateOf, type RowPredicate } from './row-predicate.js';
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
 export { compileSearch, containsText } from './search.js';
+export { regionsWithin } from './conditions/regions.js';
 export { systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';

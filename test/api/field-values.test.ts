@@ -112,7 +112,7 @@ describeApi(
         meeting: '2024-03-25 15:52:58',
         province: '310000',
         link: 'https://example.com/x',
-        city: 310100,
+        city: 440300,
         county: '310101',
         inWords: 1234.5,
         people: [owner],
@@ -145,10 +145,10 @@ describeApi(
         size: [{ key: optionKey('size', 'M'), value: 'M' }],
         due: '2024-02-29',
         meeting: '2024-03-25T07:52:58.000Z',
-        province: '310000',
+        province: { code: '310000', name: '上海市', path: '上海市' },
         link: 'https://example.com/x',
-        city: '310100',
-        county: '310101',
+        city: { code: '440300', name: '深圳市', path: '广东省/深圳市' },
+        county: { code: '310101', name: '黄浦区', path: '上海市/黄浦区' },
         inWords: '1235',
         people: [{ accountId: owner, fullname: 'Owner', avatar: '', status: 1 }],
         team: [{ id: DEPARTMENT_ID, name: 'Sales' }],
@@ -171,7 +171,7 @@ describeApi(
       const values = await readRow(created.body.data.id);
       expect(values).toEqual({
         title: '', mobile: '', landline: '', mail: '', amount: null, passport: '', price: null, colour: [], tags: [], size: [],
-        due: null, meeting: null, province: '', link: '', city: '', county: '', inWords: null, people: [], team: [], stars: null,
+        due: null, meeting: null, province: null, link: '', city: null, county: null, inWords: null, people: [], team: [], stars: null,
         serial: '0002', done: false, scan: '', place: null, body: '', sign: '', recognised: '', opens: null, code: '',
       });
     });

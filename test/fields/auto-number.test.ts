@@ -25,7 +25,7 @@ describe('33 AutoNumber', () => {
 
   it('composes the public rule segments: text, the created time in the zone, the padded sequence', () => {
     const field = fieldOf('33', { rule: [{ type: 'text', value: 'ORD-' }, { type: 'createdTime', format: 'YYYYMMDD' }, { type: 'text', value: '-' }, { type: 'sequence', length: 4, repeat: 'day' }] });
-    const refs = { accounts: new Map(), departments: new Map(), records: new Map(), timeZone: 'Asia/Shanghai' };
+    const refs = { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map(), timeZone: 'Asia/Shanghai' };
     // 2026-03-14 20:00 UTC is already the 15th in Shanghai.
     expect(fieldTypeOf('33').read(7, field, refs, { createdAt: Date.parse('2026-03-14T20:00:00Z') })).toBe('ORD-20260315-0007');
   });

@@ -241,12 +241,12 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
       expect(FIELD_SAMPLES[type.code]).toBeUndefined();
       expect(type.readOnly).toBe(true);
       expect(type.storage).toBe('column');
-      expect(type.read(null, fieldOf(type.code), { accounts: new Map(), departments: new Map(), records: new Map() })).toEqual(type.column === 'json' ? [] : null);
+      expect(type.read(null, fieldOf(type.code), { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map() })).toEqual(type.column === 'json' ? [] : null);
       return;
     }
     if (category === 'files') {
       // The stored file list reads with a download link for each file.
-      const refs = { accounts: new Map(), departments: new Map(), records: new Map(), fileUrl: (id: string) => `https://h/files/${id}` };
+      const refs = { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map(), fileUrl: (id: string) => `https://h/files/${id}` };
       expect(type.read([{ id: 'f1', name: 'a.txt', size: 2, mimeType: 'text/plain' }], fieldOf(type.code), refs)).toEqual([
         { id: 'f1', name: 'a.txt', size: 2, mimeType: 'text/plain', downloadUrl: 'https://h/files/f1' },
       ]);
@@ -254,14 +254,14 @@ describe.each(types.map((t) => [`${t.code} ${t.name}`, t] as const))('field type
       return;
     }
     if (category === 'points') {
-      const refs = { accounts: new Map(), departments: new Map(), records: new Map([['r1', 'Leaf']]) };
+      const refs = { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map([['r1', 'Leaf']]) };
       expect(type.read('r1', fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([{ sid: 'r1', name: 'Leaf' }]);
       expect(type.read(null, fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([]);
       return;
     }
     if (category === 'links' || category === 'owned') {
       // What the presenter puts in place of a stored value: the live related ids, with their titles resolved.
-      const refs = { accounts: new Map(), departments: new Map(), records: new Map([['r1', 'First']]) };
+      const refs = { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map([['r1', 'First']]) };
       expect(type.read(['r1'], fieldOf(type.code, { dataSource: 'w2' }), refs)).toEqual([{ sid: 'r1', name: 'First' }]);
       expect(type.isEmpty([])).toBe(true);
       return;

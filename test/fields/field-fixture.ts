@@ -8,7 +8,7 @@ export const LABEL = 'fields[7] "Probe"';
 
 export const ctx: WriteContext = { timeZone: 'UTC', label: LABEL };
 
-export const noRefs: ResolvedReferences = { accounts: new Map(), departments: new Map(), records: new Map() };
+export const noRefs: ResolvedReferences = { accounts: new Map(), departments: new Map(), regions: new Map(), records: new Map() };
 
 /** A stored field of `code` with the given config and options, as the registry's types see it. */
 export function fieldOf(code: string, config: Record<string, unknown> = {}, options: FieldOption[] = []): FieldMeta {

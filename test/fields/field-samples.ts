@@ -47,10 +47,10 @@ export const FIELD_SAMPLES: Record<string, FieldSample> = {
   '11': { definition: optionList('S', 'M'), written: 'M', wire: (w: SampleWorld) => [{ key: w.optionKey('M'), value: 'M' }] },
   '15': { written: '2024-02-29', wire: '2024-02-29' },
   '16': { written: '2024-03-25T15:52:58.250+02:00', wire: '2024-03-25T13:52:58.250Z' },
-  '19': { written: '310000', wire: '310000' },
+  '19': { written: '310000', wire: { code: '310000', name: '上海市', path: '上海市' } },
   '21': { written: 'https://example.com/x', wire: 'https://example.com/x' },
-  '23': { written: 310100, wire: '310100' },
-  '24': { written: '310101', wire: '310101' },
+  '23': { written: 440300, wire: { code: '440300', name: '深圳市', path: '广东省/深圳市' } },
+  '24': { written: '310101', wire: { code: '310101', name: '黄浦区', path: '上海市/黄浦区' } },
   '25': { definition: { precision: 0 }, written: 1234.5, wire: '1235' },
   '26': { definition: { subType: 1 }, written: (w: SampleWorld) => [w.account.accountId], wire: (w: SampleWorld) => [w.account] },
   '27': { written: (w: SampleWorld) => [{ id: w.department.id }], wire: (w: SampleWorld) => [w.department] },
@@ -78,8 +78,15 @@ export function inWorld(value: FromWorld, world: SampleWorld): unknown {
   return typeof value === 'function' ? value(world) : value;
 }
 
-/** The references a read needs to show the world's member and department. */
+/** The regions the samples name, as the `regions` table (migration 0018) has them. */
+const SAMPLE_REGIONS = new Map([
+  ['310000', { name: '上海市', path: '上海市' }],
+  ['440300', { name: '深圳市', path: '广东省/深圳市' }],
+  ['310101', { name: '黄浦区', path: '上海市/黄浦区' }],
+]);
+
+/** The references a read needs to show the world's member and department, and the samples' regions. */
 export function referencesOf(world: SampleWorld): ResolvedReferences {
   const { accountId, fullname, avatar, status } = world.account;
-  return { accounts: new Map([[accountId, { fullname, avatar, status }]]), departments: new Map([[world.department.id, { name: world.department.name }]]), records: new Map() };
+  return { accounts: new Map([[accountId, { fullname, avatar, status }]]), departments: new Map([[world.department.id, { name: world.department.name }]]), regions: SAMPLE_REGIONS, records: new Map() };
 }

@@ -9,6 +9,7 @@ const refs: ResolvedReferences = {
     ['acc-2', { fullname: 'Bo', avatar: '', status: 4 }],
   ]),
   departments: new Map([['dep-1', { name: 'Sales' }]]),
+  regions: new Map(),
   records: new Map(),
 };
 

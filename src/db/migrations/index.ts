@@ -18,6 +18,7 @@ import * as charts from './0015-charts.js';
 import * as people from './0016-people.js';
 import * as accessTokens from './0019-access-tokens.js';
 import * as roles from './0021-roles.js';
+import * as regions from './0018-regions.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0014-business-rules': businessRules,
   '0015-charts': charts,
   '0016-people': people,
+  '0018-regions': regions,
   '0019-access-tokens': accessTokens,
   '0021-roles': roles,
 };

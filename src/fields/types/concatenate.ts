@@ -6,7 +6,7 @@ import { AppError } from '../../shared/app-error.js';
 
 const NO_REFERENCES = noReferences();
 
-/** Value kinds whose text follows from the stored value alone (no member, department or record names to look up). */
+/** Value kinds whose text follows from the stored value alone (no member, department, region or record names to look up: types with a `referenceKind` are refused). */
 const TEXT_KINDS = new Set(['text', 'number', 'boolean', 'date', 'datetime', 'time', 'choices']);
 
 /** A wire value as text: lists joined with ", ", options by their text. */
@@ -45,7 +45,7 @@ export const concatenate = defineFieldType({
     kind: 'row',
     referenceKeys: ['expression'],
     inputs: (field) => referencedKeys(template(field)),
-    refusesInput: (input) => (TEXT_KINDS.has(input.fieldType.valueKind) && input.fieldType.storage === 'column' ? null : `a ${input.fieldType.name} field cannot be joined into text`),
+    refusesInput: (input) => (TEXT_KINDS.has(input.fieldType.valueKind) && input.fieldType.storage === 'column' && !input.fieldType.referenceKind ? null : `a ${input.fieldType.name} field cannot be joined into text`),
     evaluate(field, inputs: Map<string, ComputationInput>) {
       const text = replaceReferences(template(field), (id) => {
         const input = inputs.get(id);

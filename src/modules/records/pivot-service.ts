@@ -57,7 +57,7 @@ interface ResolvedDimension {
   key: string;
   displayName: string;
   granularity: number | undefined;
-  /** Groups of members or departments show their names, resolved once per page. */
+  /** Groups of members, departments or regions show their names, resolved once per page. */
   references: ReferenceKind | null;
   /** A group's stored value as the client reads it (option text, name, bucket, number or text). */
   present: (raw: unknown, refs: ResolvedReferences) => unknown;
@@ -77,8 +77,11 @@ function granularityOf(input: PivotDimensionInput, storedAs: StoredDate | undefi
   return storedAs ? (input.granularity ?? 1) : undefined;
 }
 
+/** How a group of members, departments or regions is named: the member's or department's name, the region's path (several counties share a name). */
 function nameOf(kind: ReferenceKind, id: string, refs: ResolvedReferences): string {
-  return kind === 'account' ? (refs.accounts.get(id)?.fullname ?? id) : (refs.departments.get(id)?.name ?? id);
+  if (kind === 'account') return refs.accounts.get(id)?.fullname ?? id;
+  if (kind === 'region') return refs.regions.get(id)?.path ?? id;
+  return refs.departments.get(id)?.name ?? id;
 }
 
 /** System fields group by the period of an instant, or by member; the record id and number do not group. */
@@ -190,7 +193,7 @@ function orderOf(input: PivotInput, dimensions: ResolvedDimension[], values: Res
   return order;
 }
 
-/** Names of the members and departments the page's groups show, in one query per kind. */
+/** Names of the members, departments and regions the page's groups show, in one query per kind. */
 async function groupReferences(ctx: ServiceContext, dimensions: ResolvedDimension[], groups: Array<Record<string, unknown>>): Promise<ResolvedReferences> {
   const refs = emptyReferenceSet();
   dimensions.forEach((dimension, i) => {

@@ -12,8 +12,8 @@ import type { FieldMeta } from '../../fields/field-type.js';
 
 const SYSTEM_COLUMNS = ['_createdBy', '_owner', '_updatedBy', '_createdAt', '_updatedAt'] as const;
 
-/** Object keys that carry the readable text of a value: option text, member, department, place. */
-const TEXT_KEYS = ['value', 'fullname', 'name', 'address', 'title'];
+/** Object keys that carry the readable text of a value: option text, member, region (its path, else its code), department, place. */
+const TEXT_KEYS = ['value', 'fullname', 'path', 'name', 'address', 'title', 'code'];
 
 /** One cell: a bar or line break inside a value cannot end the cell or the row. */
 function escapeCell(text: string): string {
@@ -22,7 +22,7 @@ function escapeCell(text: string): string {
 
 /**
  * The readable text of a read value, by its shape: options by text, members and departments by
- * name, related records by title, lists joined with `, `.
+ * name, regions by path, related records by title, lists joined with `, `.
  * @example cellText([{ key: 'k1', value: 'Open' }]) // "Open"
  */
 export function cellText(value: unknown): string {

@@ -11,13 +11,21 @@ export interface FieldValueInput {
 }
 
 /**
- * Ids of accounts and departments that written values refer to, checked in one query each;
- * `writtenIn` keeps the first field that wrote each (`kind:id`), so that a refusal names it.
+ * Ids of accounts, departments and regions that values refer to, checked (written values) or
+ * resolved (read values) in one query per kind. `writtenIn` keeps the first field that wrote each
+ * (`kind:id`), so that a refusal names it; `regionLevels` holds, for each region code written into a
+ * region field, the deepest level it may be and where it was written (for the message).
  */
-export type ReferenceSet = Record<ReferenceKind, Set<string>> & { writtenIn?: Map<string, string> };
+export type ReferenceSet = Record<ReferenceKind, Set<string>> & { writtenIn?: Map<string, string>; regionLevels: Map<string, { deepestLevel: number; label: string }> };
 
 export function emptyReferenceSet(): ReferenceSet {
-  return { account: new Set(), department: new Set(), writtenIn: new Map() };
+  return { account: new Set(), department: new Set(), region: new Set(), regionLevels: new Map(), writtenIn: new Map() };
+}
+
+/** Notes a region code written into a field that takes regions down to `deepestLevel`; the strictest field is kept. */
+function noteRegionLevel(references: ReferenceSet, code: string, deepestLevel: number, label: string): void {
+  const noted = references.regionLevels.get(code);
+  if (!noted || deepestLevel < noted.deepestLevel) references.regionLevels.set(code, { deepestLevel, label });
 }
 
 const requiredBySchema = new WeakMap<WorksheetSchema, FieldMeta[]>();
@@ -72,6 +80,7 @@ export function encodeValues(
         references[refs.kind].add(id);
         if (references.writtenIn && !references.writtenIn.has(`${refs.kind}:${id}`)) references.writtenIn.set(`${refs.kind}:${id}`, context.label);
       }
+      if (refs.deepestLevel !== undefined) for (const id of refs.ids) noteRegionLevel(references, id, refs.deepestLevel, context.label);
     }
     values.set(field.id, stored);
   }

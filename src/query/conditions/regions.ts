@@ -13,13 +13,19 @@ function codes(input: ConditionInput): string[] {
 }
 
 /**
- * A region lies within another when its code starts with the other's code without its trailing
- * zero pairs: 310000 (a province) holds 310100 (a city), which holds 310101 (a county).
+ * The ids of the named regions and of every region below them, as a subquery of the `regions`
+ * table (at most three levels deep): `column IN (regionsWithin(['440000']))`. Asked of the data,
+ * not of the codes' digits: a country under 910000 海外 (910100, Bulgaria) holds nothing, and the
+ * districts of 北京市 lie directly below it.
+ * @example sql`${column} IN (${regionsWithin(['440000', '910000'])})`
  */
-const liesWithin = (input: ConditionInput) => {
-  const prefixes = codes(input).map((code) => code.replace(/(00)+$/, '') || code);
-  return sql<SqlBool>`(${sql.join(prefixes.map((prefix) => sql`${input.column} LIKE ${`${prefix}%`}`), sql` OR `)})`;
-};
+export function regionsWithin(ids: readonly string[]) {
+  const named = sql.join([...ids]);
+  return sql`SELECT within_region.id FROM regions within_region WHERE within_region.id IN (${named}) OR within_region.parent_id IN (${named}) OR within_region.parent_id IN (SELECT below_region.id FROM regions below_region WHERE below_region.parent_id IN (${named}))`;
+}
+
+/** A region lies within another when it is that region or one below it. */
+const liesWithin = (input: ConditionInput) => sql<SqlBool>`${input.column} IN (${regionsWithin(codes(input))})`;
 
 /** Regions (19, 23, 24), stored as their code: compared exactly, never as text. */
 export const regionConditions = oneOfConditions(codes, {
