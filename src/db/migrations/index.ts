@@ -15,6 +15,7 @@ import * as views from './0012-views.js';
 import * as optionSets from './0013-option-sets.js';
 import * as businessRules from './0014-business-rules.js';
 import * as charts from './0015-charts.js';
+import * as keyIpAllowlist from './0017-key-ip-allowlist.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0013-option-sets': optionSets,
   '0014-business-rules': businessRules,
   '0015-charts': charts,
+  '0017-key-ip-allowlist': keyIpAllowlist,
 };
