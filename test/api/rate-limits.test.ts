@@ -120,3 +120,18 @@ describeApi('rate limits off', (ctx) => {
     expect(response.headers['ratelimit-policy']).toBeUndefined();
   });
 });
+
+describeApi(
+  'rate limits under the public profile',
+  (ctx) => {
+    it('answers a refusal with HTTP 200 like every business error, keeping Retry-After and the fields', async () => {
+      expect((await ctx.call('GET', '/v3/app')).status).toBe(200);
+      const refused = await ctx.call('GET', '/v3/app');
+      expect(refused.status).toBe(200);
+      expect(refused.body).toMatchObject({ success: false, error_code: 51 });
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers['ratelimit-policy']).toBe('"ip";q=1;w=3600');
+    });
+  },
+  { API_PROFILE: 'public', RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '1', RATE_LIMIT_WINDOW_SECONDS: '3600' },
+);
