@@ -22,5 +22,8 @@ export function policyField(uses: readonly Pick<PolicyUse, 'name' | 'quota' | 'w
 }
 
 export function stateField(uses: readonly PolicyUse[]): string {
-  return uses.map((use) => `"${use.name}";r=${use.remaining};t=${use.resetSeconds}`).join(', ');
+  // Built on every response: a loop, not map and join.
+  let field = '';
+  for (const use of uses) field += `${field === '' ? '' : ', '}"${use.name}";r=${use.remaining};t=${use.resetSeconds}`;
+  return field;
 }

@@ -4,7 +4,7 @@ import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { QuotaDays } from './quota-day.js';
-import type { PolicyUse } from './ratelimit-fields.js';
+import { policyField, type PolicyUse } from './ratelimit-fields.js';
 
 /** The limits, from the configuration (0 turns one off). */
 export interface LimitSettings {
@@ -20,7 +20,15 @@ export interface LimitSettings {
   keyPrefix: string;
 }
 
+/** Where a request's counts stand, and the RateLimit-Policy field of the limits that counted it. */
+export interface LimitCount {
+  uses: PolicyUse[];
+  policyField: string;
+}
+
 interface Policy {
+  /** One bit per policy: the combination names the cached RateLimit-Policy field. */
+  bit: number;
   name: 'ip' | 'credential' | 'user' | 'daily';
   quota: number;
   windowSeconds: number;
@@ -38,7 +46,7 @@ const DAY_KEY_SECONDS = 90_000;
  * memory limiter standing in while Redis cannot be reached). The windows are ours: fixed windows
  * of the app's clock (`⌊now / window⌋` is part of the key) and days of TIME_ZONE, so every process
  * agrees when a window renews and tests move time through the clock.
- * @example const uses = await limiter.count('203.0.113.9', actor); const refusal = refusalOf(uses);
+ * @example const { uses, policyField } = await limiter.count('203.0.113.9', actor); const refusal = refusalOf(uses);
  */
 export class RequestLimiter {
   private readonly ip: Policy | null;
@@ -47,6 +55,8 @@ export class RequestLimiter {
   private readonly daily: Policy | null;
   private readonly days: QuotaDays;
   private readonly windowMs: number;
+  /** RateLimit-Policy by combination of policies (the sum of their bits): it changes only with the settings. */
+  private readonly policyFields = new Map<number, string>();
 
   constructor(settings: LimitSettings, redis: Redis | null, private readonly clock: () => number) {
     const limiter = (points: number, duration: number): RateLimiterAbstract => {
@@ -56,11 +66,11 @@ export class RequestLimiter {
     };
     const window = settings.windowSeconds;
     this.windowMs = window * 1000;
-    this.ip = settings.perIp > 0 ? { name: 'ip', quota: settings.perIp, windowSeconds: window, limiter: limiter(settings.perIp, window) } : null;
+    this.ip = settings.perIp > 0 ? { bit: 1, name: 'ip', quota: settings.perIp, windowSeconds: window, limiter: limiter(settings.perIp, window) } : null;
     const perCredential = settings.perCredential > 0 ? limiter(settings.perCredential, window) : null;
-    this.credential = perCredential ? { name: 'credential', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
-    this.user = perCredential ? { name: 'user', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
-    this.daily = settings.dailyQuota > 0 ? { name: 'daily', quota: settings.dailyQuota, windowSeconds: 86_400, limiter: limiter(settings.dailyQuota, DAY_KEY_SECONDS) } : null;
+    this.credential = perCredential ? { bit: 2, name: 'credential', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
+    this.user = perCredential ? { bit: 4, name: 'user', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
+    this.daily = settings.dailyQuota > 0 ? { bit: 8, name: 'daily', quota: settings.dailyQuota, windowSeconds: 86_400, limiter: limiter(settings.dailyQuota, DAY_KEY_SECONDS) } : null;
     this.days = new QuotaDays(settings.timeZone);
   }
 
@@ -74,39 +84,63 @@ export class RequestLimiter {
    * says where each limit it counted against stands. In Redis, the counts are sent together:
    * one round trip.
    */
-  count(address: string, actor: Actor | null): Promise<PolicyUse[]> {
+  async count(address: string, actor: Actor | null): Promise<LimitCount> {
     const now = this.clock();
     const window = Math.floor(now / this.windowMs);
     const windowReset = Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000));
-    const counts: Array<Promise<PolicyUse>> = [];
-    if (this.ip) counts.push(this.consume(this.ip, `ip:${address}:${window}`, windowReset));
+    const policies: Policy[] = [];
+    const keys: string[] = [];
+    if (this.ip) {
+      policies.push(this.ip);
+      keys.push(`ip:${address}:${window}`);
+    }
+    let dayReset = 0;
     if (actor) {
       const credential = `${actor.kind}:${actor.credentialId}`;
-      if (this.credential) counts.push(this.consume(this.credential, `c:${credential}:${window}`, windowReset));
-      if (this.user && actor.userId !== null) counts.push(this.consume(this.user, `u:${actor.userId}:${window}`, windowReset));
+      if (this.credential) {
+        policies.push(this.credential);
+        keys.push(`c:${credential}:${window}`);
+      }
+      if (this.user && actor.userId !== null) {
+        policies.push(this.user);
+        keys.push(`u:${actor.userId}:${window}`);
+      }
       if (this.daily) {
         const day = this.days.at(now);
-        counts.push(this.consume(this.daily, `d:${credential}:${day.date}`, Math.max(1, Math.ceil((day.endsAt - now) / 1000))));
+        dayReset = Math.max(1, Math.ceil((day.endsAt - now) / 1000));
+        policies.push(this.daily);
+        keys.push(`d:${credential}:${day.date}`);
       }
     }
-    return Promise.all(counts);
+    // Issued together: in Redis one round trip.
+    const pending: Array<Promise<RateLimiterRes>> = [];
+    for (let i = 0; i < keys.length; i += 1) pending.push(policies[i].limiter.consume(keys[i]).catch(overLimit));
+    const results = await Promise.all(pending);
+    const uses: PolicyUse[] = [];
+    let combination = 0;
+    for (let i = 0; i < results.length; i += 1) {
+      const policy = policies[i];
+      combination += policy.bit;
+      const consumed = results[i].consumedPoints;
+      uses.push({
+        name: policy.name,
+        quota: policy.quota,
+        windowSeconds: policy.windowSeconds,
+        remaining: consumed < policy.quota ? policy.quota - consumed : 0,
+        resetSeconds: policy === this.daily ? dayReset : windowReset,
+        exceeded: consumed > policy.quota,
+      });
+    }
+    let field = this.policyFields.get(combination);
+    if (field === undefined) this.policyFields.set(combination, (field = policyField(uses)));
+    return { uses, policyField: field };
   }
+}
 
-  private consume(policy: Policy, key: string, resetSeconds: number): Promise<PolicyUse> {
-    const use = (result: RateLimiterRes): PolicyUse => ({
-      name: policy.name,
-      quota: policy.quota,
-      windowSeconds: policy.windowSeconds,
-      remaining: Math.max(0, policy.quota - result.consumedPoints),
-      resetSeconds,
-      exceeded: result.consumedPoints > policy.quota,
-    });
-    // Over the limit, the library rejects with the counter's state; any other rejection is a failure.
-    return policy.limiter.consume(key).then(use, (rejection: unknown) => {
-      if (rejection instanceof RateLimiterRes) return use(rejection);
-      throw rejection;
-    });
-  }
+/** Over the limit, the library rejects with the counter's state; any other rejection is a failure. */
+function overLimit(rejection: unknown): RateLimiterRes {
+  if (rejection instanceof RateLimiterRes) return rejection;
+  throw rejection;
 }
 
 /** What refusing an over-limit request takes: the error and the Retry-After seconds. */

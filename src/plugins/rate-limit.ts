@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/index.js';
 import type { Actor } from '../shared/actor.js';
 import { RequestLimiter, refusalOf, type LimitSettings } from '../limits/request-limiter.js';
-import { policyField, stateField } from '../limits/ratelimit-fields.js';
+import { stateField } from '../limits/ratelimit-fields.js';
 import type { Redis } from 'ioredis';
 
 /**
@@ -36,10 +36,10 @@ export function rateLimitAdmission(config: Config, redis: Redis | null, clock: (
   if (!RequestLimiter.anyOn(settings)) return undefined;
   const limiter = new RequestLimiter(settings, redis, clock);
   return async (request, reply, actor) => {
-    const uses = await limiter.count(request.ip, actor);
+    const { uses, policyField } = await limiter.count(request.ip, actor);
     if (uses.length === 0) return;
     // Set before any refusal is thrown: the error's response keeps them.
-    reply.header('ratelimit-policy', policyField(uses));
+    reply.header('ratelimit-policy', policyField);
     reply.header('ratelimit', stateField(uses));
     const refusal = refusalOf(uses);
     if (refusal) {

@@ -13,20 +13,23 @@ describe('RequestLimiter', () => {
   it('counts the address alone without an actor, and the credential and user with one', async () => {
     let now = 1_000_000_005_000;
     const limiter = new RequestLimiter(SETTINGS, null, () => now);
-    expect((await limiter.count('192.0.2.1', null)).map((use) => use.name)).toEqual(['ip']);
-    expect((await limiter.count('192.0.2.1', key)).map((use) => use.name)).toEqual(['ip', 'credential']);
-    expect((await limiter.count('192.0.2.1', person('t1'))).map((use) => use.name)).toEqual(['ip', 'credential', 'user']);
+    expect((await limiter.count('192.0.2.1', null)).uses.map((use) => use.name)).toEqual(['ip']);
+    expect((await limiter.count('192.0.2.1', key)).uses.map((use) => use.name)).toEqual(['ip', 'credential']);
+    const third = await limiter.count('192.0.2.1', person('t1'));
+    expect(third.uses.map((use) => use.name)).toEqual(['ip', 'credential', 'user']);
+    expect(third.policyField).toBe('"ip";q=3;w=10, "credential";q=2;w=10, "user";q=2;w=10');
     const fourth = await limiter.count('192.0.2.1', null);
-    expect(fourth[0]).toMatchObject({ remaining: 0, exceeded: true, resetSeconds: 5 });
+    expect(fourth.uses[0]).toMatchObject({ remaining: 0, exceeded: true, resetSeconds: 5 });
+    expect(fourth.policyField).toBe('"ip";q=3;w=10');
     now += 5_000;
-    expect((await limiter.count('192.0.2.1', null))[0]).toMatchObject({ remaining: 2, exceeded: false, resetSeconds: 10 });
+    expect((await limiter.count('192.0.2.1', null)).uses[0]).toMatchObject({ remaining: 2, exceeded: false, resetSeconds: 10 });
   });
 
   it('shares the user budget across the user\'s credentials', async () => {
     const limiter = new RequestLimiter({ ...SETTINGS, perIp: 0 }, null, () => 0);
     await limiter.count('192.0.2.1', person('t1'));
     await limiter.count('192.0.2.1', person('t2'));
-    const third = await limiter.count('192.0.2.1', person('t3'));
+    const { uses: third } = await limiter.count('192.0.2.1', person('t3'));
     expect(third.find((use) => use.name === 'credential')).toMatchObject({ exceeded: false, remaining: 1 });
     expect(third.find((use) => use.name === 'user')).toMatchObject({ exceeded: true, remaining: 0 });
   });
