@@ -21,6 +21,7 @@ import { singleCreateWithAndWithoutLog } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 import { chartDataAndSvg } from './workloads/chart.js';
+import { getByIdRateLimited, LIMITS_OFF } from './workloads/rate-limited-get.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -47,7 +48,7 @@ type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult 
 let relationSheets: RelationSheets | undefined;
 
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
-function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Workload[]; reads: Workload[] } {
+function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>): { writes: Workload[]; reads: Workload[] } {
   if (million) {
     return {
       writes: [['W1', batchInsert]],
@@ -75,6 +76,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling): { writes: Worklo
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
       ['W3t', getByIdWithToken],
+      ['W3r', (ctx) => getByIdRateLimited(ctx, (env) => restart(ctx, env))],
       ['W4s', listSorted],
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
@@ -128,7 +130,8 @@ async function main(): Promise<void> {
   const setup = await runSetup(database.url);
   const port = await freePort();
   const countQueries = database.engine === 'PostgreSQL';
-  const start = (nodeArgs: string[] = []) => startServer({ databaseUrl: database!.url, port, logFile, nodeArgs, countQueries });
+  // Rate limits off (they are on by default): the workloads send thousands of requests a second. W3r turns them on.
+  const start = (nodeArgs: string[] = [], env: Record<string, string> = LIMITS_OFF) => startServer({ databaseUrl: database!.url, port, logFile, nodeArgs, countQueries, env });
   server = await start();
   const headers = authHeaders(setup);
   const api = new Api(server.baseUrl, headers);
@@ -159,7 +162,11 @@ async function main(): Promise<void> {
     }
   };
 
-  const { writes, reads } = workloadsOf(settings.million, () => ceiling!);
+  const restart = async (context: BenchContext, env: Record<string, string>): Promise<void> => {
+    await server!.stop();
+    server = context.server = await start([], env);
+  };
+  const { writes, reads } = workloadsOf(settings.million, () => ceiling!, restart);
   for (const workload of writes) await run(workload);
   const logCost = recordLogCost(results);
   if (logCost) report(logCost);

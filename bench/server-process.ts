@@ -94,6 +94,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Count the statements the server sends to PostgreSQL (loads bench/pg-query-counter.mjs into it). */
   countQueries?: boolean;
+  /** Settings of its own (the rate limits). */
+  env?: Record<string, string>;
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -128,7 +130,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const counter = options.countQueries ? ['--import', './bench/pg-query-counter.mjs'] : [];
   const child = spawn(process.execPath, [...startScriptFlags(), ...(options.nodeArgs ?? []), ...counter, 'dist/main.js'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env },
     stdio: options.countQueries ? ['ignore', log, log, 'ipc'] : ['ignore', log, log],
   });
   if (options.countQueries) child.channel?.unref();

@@ -11,6 +11,7 @@ import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { redisPlugin } from './plugins/redis.js';
+import { rateLimitAdmission } from './plugins/rate-limit.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumberKeyword, finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from './plugins/framework-errors.js';
@@ -46,6 +47,10 @@ export interface BuildOptions {
   clock?: () => number;
 }
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 function loggerFor(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   return config.prettyLogs
@@ -60,6 +65,8 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerFor(config),
+    // A hop count trusts that many proxies nearest to the server (Fastify's types lack the number form).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors,
@@ -92,7 +99,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)] });
+  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);

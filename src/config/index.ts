@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
 
 /**
@@ -50,6 +51,21 @@ export interface Config {
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
   draftLimit: number;
+  /** Requests one credential (and one user, across their credentials) may make per window (RATE_LIMIT, default 1200; 0 turns it off). */
+  rateLimit: number;
+  /** Requests one client address may make per window, authenticated or not (RATE_LIMIT_PER_IP, default 2400; 0 turns it off). */
+  rateLimitPerIp: number;
+  /** The rate limits' window, in seconds (RATE_LIMIT_WINDOW_SECONDS, default 60). */
+  rateLimitWindowSeconds: number;
+  /** Requests one credential may make per day, the day of TIME_ZONE (DAILY_QUOTA, default 0 = no quota). */
+  dailyQuota: number;
+  /**
+   * Which proxies are trusted to say the client's address in X-Forwarded-For (TRUST_PROXY, default false):
+   * false, true (any), a hop count, or addresses and CIDR ranges (also loopback, linklocal, uniquelocal).
+   */
+  trustProxy: boolean | number | string[];
+  /** Prefix of every key this server writes to Redis (REDIS_KEY_PREFIX, default `tabularium:`), so installations can share one Redis. */
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -161,6 +177,12 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
+    rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),
+    rateLimitPerIp: integer(env, 'RATE_LIMIT_PER_IP', 2400, 0, 1_000_000_000),
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    dailyQuota: integer(env, 'DAILY_QUOTA', 0, 0, 1_000_000_000),
+    trustProxy: trustProxy(env),
+    redisKeyPrefix: redisKeyPrefix(env),
   };
 }
 
@@ -176,4 +198,30 @@ function flag(env: Env, name: string): boolean {
   if (['true', '1', 'yes'].includes(raw)) return true;
   if (['false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** Names proxy-addr (Fastify's trustProxy) knows for groups of ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = text(env, 'TRUST_PROXY', 'false');
+  const lower = raw.toLowerCase();
+  if (['false', '0', 'no'].includes(lower)) return false;
+  if (['true', 'yes'].includes(lower)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.includes(entry)) continue;
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) {
+      throw new ConfigError('TRUST_PROXY', `must be false, true, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal; "${entry}" is none of these`);
+    }
+  }
+  return entries;
+}
+
+function redisKeyPrefix(env: Env): string {
+  const raw = text(env, 'REDIS_KEY_PREFIX', 'tabularium:');
+  if (!/^[\w:.-]{1,64}$/.test(raw)) throw new ConfigError('REDIS_KEY_PREFIX', `must be 1 to 64 letters, digits, or _ : . -, got "${raw}"`);
+  return raw;
 }

@@ -78,6 +78,8 @@ export interface MetaSchema {
     sign_hash: string;
     read_only: number;
     created_at: number;
+    /** JSON array of the addresses and CIDR ranges the key may be used from; null: any. */
+    allowed_ips: string | null;
   };
   sections: {
     id: string;

@@ -5,6 +5,7 @@ import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
 import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
+import type { Admission } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,19 +35,31 @@ function authRequestOf(request: FastifyRequest, routeScope: ScopeName | null): A
  * route that changes the application's structure against a caller that does not administer it.
  * An admin API route (`organization`) needs a person who administers the organization.
  * Rights on worksheets, records and fields are the services' to check (`access/policy.ts`).
+ * `admit` (the rate limits) sees every request once its caller is known, public ones and refused
+ * ones too (with a null actor), before any refusal of this hook is sent.
  */
-export const authenticationPlugin = fp(async (app: FastifyInstance, options: { strategies: AuthStrategy[] }) => {
+export const authenticationPlugin = fp(async (app: FastifyInstance, options: { strategies: AuthStrategy[]; admit?: Admission }) => {
   app.decorateRequest('actor', null);
   const hints = options.strategies.map((s) => s.hint).join(', or ');
-  app.addHook('onRequest', async (request) => {
+  const admit = options.admit;
+  app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access;
-    if (access === undefined || access === 'public') return;
+    if (access === undefined || access === 'public') {
+      if (admit) await admit(request, reply, null);
+      return;
+    }
     const auth = authRequestOf(request, access.scope);
     let actor: Actor | null = null;
-    for (const strategy of options.strategies) {
-      actor = await strategy.authenticate(auth);
-      if (actor) break;
+    try {
+      for (const strategy of options.strategies) {
+        actor = await strategy.authenticate(auth);
+        if (actor) break;
+      }
+    } catch (refused) {
+      if (admit) await admit(request, reply, null);
+      throw refused;
     }
+    if (admit) await admit(request, reply, actor);
     if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
     if (access.right === 'organization') requireOrganizationAdministrator(actor);
     else requireScope(actor, access.scope);

@@ -170,6 +170,58 @@ describeEachEngine('tabularium CLI', (engine) => {
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 
+  it('keys create --allow-ip and keys allow-ip restrict a key to addresses, checked by the running server', async () => {
+    const server = await spawnServer(['bin/tabularium.js', 'serve'], { ...env, LOG_LEVEL: 'warn' });
+    await waitUntilServing(server);
+    const status = async (key: IssuedKeyJson) => {
+      const response = await fetch(`${server.url}/v3/app`, { headers: { 'SVC-Appkey': key.appKey, 'SVC-Sign': key.sign } });
+      return { status: response.status, body: (await response.json()) as { error_code: number; error_msg: string } };
+    };
+
+    const elsewhere = json<IssuedKeyJson & { allowedIps: string[] }>(await runCli(['keys', 'create', '--app', created.appId, '--allow-ip', '10.0.0.0/8', '--allow-ip', '2001:db8::/32', '--json'], env));
+    expect(elsewhere.allowedIps).toEqual(['10.0.0.0/8', '2001:db8::/32']);
+    const refused = await status(elsewhere);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error_code).toBe(10000);
+    expect(refused.body.error_msg).toContain('127.0.0.1');
+
+    const local = json<IssuedKeyJson & { allowedIps: string[] }>(await runCli(['keys', 'create', '--app', created.appId, '--allow-ip', '127.0.0.0/8', '--json'], env));
+    expect((await status(local)).status).toBe(200);
+
+    // Changed before the server first sees the key (a cached key is read again within 30 s).
+    const later = json<IssuedKeyJson>(await runCli(['keys', 'create', '--app', created.appId, '--json'], env));
+    expect(keysOf(later)).toEqual(['appId', 'appKey', 'secretKey', 'sign']);
+    expect(json(await runCli(['keys', 'allow-ip', '--key', later.appKey, '--cidr', '192.0.2.0/24', '--json'], env))).toEqual({ appKey: later.appKey, allowedIps: ['192.0.2.0/24'] });
+    expect((await status(later)).body.error_code).toBe(10000);
+    const opened = await runCli(['keys', 'allow-ip', '--key', elsewhere.appKey, '--any'], env);
+    expect(opened.stdout).toBe(`appKey      ${elsewhere.appKey}\nallowedIps  any\n`);
+
+    const database = openDatabase(testDatabase.url);
+    try {
+      const rows = await database.db.selectFrom('app_keys').select(['app_key', 'allowed_ips']).where('app_key', 'in', [elsewhere.appKey, local.appKey, later.appKey]).execute();
+      expect(Object.fromEntries(rows.map((row) => [row.app_key, row.allowed_ips]))).toEqual({ [elsewhere.appKey]: null, [local.appKey]: '["127.0.0.0/8"]', [later.appKey]: '["192.0.2.0/24"]' });
+    } finally {
+      await database.close();
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('keys allow-ip refuses a bad range, an unknown key, and neither or both of --cidr and --any', async () => {
+    const bad = await runCli(['keys', 'allow-ip', '--key', first.app.appKey, '--cidr', '10.0.0.0/33'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('tabularium: "10.0.0.0/33" is not an IP address or CIDR range (such as 10.0.0.0/8 or 2001:db8::/32)\n');
+    const badCreate = await runCli(['keys', 'create', '--app', created.appId, '--allow-ip', 'example.com'], env);
+    expect(badCreate.code).toBe(1);
+    expect(badCreate.stderr).toContain('"example.com" is not an IP address');
+    const unknown = await runCli(['keys', 'allow-ip', '--key', 'nope', '--any'], env);
+    expect(unknown.stderr).toBe('tabularium: no app key "nope"\n');
+    for (const args of [[], ['--any', '--cidr', '10.0.0.0/8']]) {
+      const result = await runCli(['keys', 'allow-ip', '--key', first.app.appKey, ...args], env);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/--cidr.*--any/);
+    }
+  });
+
   it('keys create --app unknown exits non-zero with a clear message', async () => {
     const before = await count('app_keys');
     const result = await runCli(['keys', 'create', '--app', 'unknown', '--json'], env);

@@ -68,7 +68,8 @@ export class CrashSafetyViolation extends Error {
 }
 
 async function startServer(databaseUrl: string): Promise<ServerProcess> {
-  const server = await spawnServer(['dist/main.js'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  // Rate limits off: the writers send as fast as they can, and a 429 is not what a crash trial is about.
+  const server = await spawnServer(['dist/main.js'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '0' });
   try {
     await waitUntilServing(server, 30_000);
   } catch (error) {

@@ -49,7 +49,15 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
     beforeAll(async () => {
       testDatabase = await engine.create();
       // Attached files go to a folder of this test's own, whatever the engine.
-      ctx.config = loadConfig({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'silent', FILES_DIR: await mkdtemp(join(tmpdir(), 'tabularium-files-')), ...env });
+      // Rate limits are off unless a test sets them: many tests send more requests a minute than the defaults allow.
+      ctx.config = loadConfig({
+        DATABASE_URL: testDatabase.url,
+        LOG_LEVEL: 'silent',
+        FILES_DIR: await mkdtemp(join(tmpdir(), 'tabularium-files-')),
+        RATE_LIMIT: '0',
+        RATE_LIMIT_PER_IP: '0',
+        ...env,
+      });
       ctx.database = openDatabase(testDatabase.url);
       await migrateToLatest(ctx.database);
       const result = await ensureSetup(ctx.database.db, Date.now());

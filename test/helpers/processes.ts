@@ -13,7 +13,10 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Settings the program reads; removed from the inherited environment so each test states its own. */
-const PROGRAM_SETTINGS = ['PORT', 'HOST', 'DATABASE_URL', 'HEADER_PREFIX', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'TIME_ZONE', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT'];
+const PROGRAM_SETTINGS = [
+  'PORT', 'HOST', 'DATABASE_URL', 'HEADER_PREFIX', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'TIME_ZONE', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT',
+  'RATE_LIMIT', 'RATE_LIMIT_PER_IP', 'RATE_LIMIT_WINDOW_SECONDS', 'DAILY_QUOTA', 'TRUST_PROXY', 'REDIS_KEY_PREFIX',
+];
 
 /** The test runner's environment without the program's settings, plus `overrides`. */
 export function childEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {

@@ -98,6 +98,14 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['PUBLIC_URL', 'not a url'],
     ['REDIS_URL', 'http://x'],
     ['API_PROFILE', 'hap'],
+    ['RATE_LIMIT', '-5'],
+    ['RATE_LIMIT', 'lots'],
+    ['RATE_LIMIT_PER_IP', '1.5'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '0'],
+    ['DAILY_QUOTA', 'x'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.local'],
+    ['REDIS_KEY_PREFIX', 'has space'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -132,5 +140,23 @@ describe('API_PROFILE', () => {
 
   it('names the allowed values when refused', () => {
     expect(configErrorFor({ API_PROFILE: 'hap' }).message).toBe('Invalid configuration: API_PROFILE must be one of spec, public, got "hap"');
+  });
+});
+
+describe('rate limits and the trust-proxy setting', () => {
+  it('limits by default: 1200 per credential and 2400 per address a minute, no daily quota, no proxy trusted', () => {
+    expect(loadConfig({})).toMatchObject({ rateLimit: 1200, rateLimitPerIp: 2400, rateLimitWindowSeconds: 60, dailyQuota: 0, trustProxy: false, redisKeyPrefix: 'tabularium:' });
+  });
+
+  it('reads limits, 0 as off, and every form of TRUST_PROXY', () => {
+    expect(loadConfig({ RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '50', RATE_LIMIT_WINDOW_SECONDS: '1', DAILY_QUOTA: '100000' })).toMatchObject({ rateLimit: 0, rateLimitPerIp: 50, rateLimitWindowSeconds: 1, dailyQuota: 100_000 });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1']);
+  });
+
+  it('names TRUST_PROXY and the entry it could not read', () => {
+    expect(configErrorFor({ TRUST_PROXY: '10.0.0.1, proxy.local' }).message).toContain('"proxy.local" is none of these');
   });
 });

@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
+import { setKeyAllowlist } from '../../modules/app-keys/index.js';
 import { addKey } from '../../modules/setup/index.js';
 import { printResult, withDatabase } from './with-database.js';
 
-/** `tabularium keys create --app ID [--read-only] [--json]`: another key for an application. */
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/**
+ * `tabularium keys create --app ID [--read-only] [--allow-ip CIDR]… [--json]`: another key for an application;
+ * `tabularium keys allow-ip --key APPKEY (--cidr CIDR… | --any) [--json]`: the addresses a key may be used from.
+ */
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('manage app keys');
   keys
@@ -10,9 +17,25 @@ export function registerKeys(program: Command): void {
     .description('add a key to an application; prints the secret and Sign once')
     .requiredOption('--app <appId>', 'the application id')
     .option('--read-only', 'the key may only read')
+    .option('--allow-ip <cidr>', 'only this address or CIDR range may use the key (repeat for several)', collect, [])
     .option('--json', 'print JSON')
-    .action(async (options: { app: string; readOnly?: boolean; json?: boolean }) => {
-      const result = await withDatabase((db) => addKey(db, options.app, options.readOnly === true, Date.now()));
-      printResult({ ...result }, options.json === true);
+    .action(async (options: { app: string; readOnly?: boolean; allowIp: string[]; json?: boolean }) => {
+      const allowedIps = options.allowIp.length > 0 ? options.allowIp : null;
+      const result = await withDatabase((db) => addKey(db, options.app, options.readOnly === true, Date.now(), allowedIps));
+      printResult({ ...result, ...(allowedIps ? { allowedIps } : {}) }, options.json === true);
+    });
+  keys
+    .command('allow-ip')
+    .description('restrict a key to addresses and CIDR ranges (--cidr, repeatable), or let any address use it (--any); running servers see it within 30 s')
+    .requiredOption('--key <appKey>', 'the app key (its public part, the Appkey header)')
+    .option('--cidr <cidr>', 'an address or CIDR range that may use the key (repeat for several)', collect, [])
+    .option('--any', 'any address may use the key')
+    .option('--json', 'print JSON')
+    .action(async (options: { key: string; cidr: string[]; any?: boolean; json?: boolean }, command: Command) => {
+      if (options.any === true && options.cidr.length > 0) command.error('error: give either --cidr or --any, not both');
+      if (options.any !== true && options.cidr.length === 0) command.error('error: give --cidr CIDR (repeatable) or --any');
+      const result = await withDatabase((db) => setKeyAllowlist(db, options.key, options.any === true ? null : options.cidr));
+      const json = options.json === true;
+      printResult(json ? { ...result } : { appKey: result.appKey, allowedIps: result.allowedIps?.join(', ') ?? 'any' }, json);
     });
 }

@@ -16,6 +16,7 @@ import * as optionSets from './0013-option-sets.js';
 import * as businessRules from './0014-business-rules.js';
 import * as charts from './0015-charts.js';
 import * as people from './0016-people.js';
+import * as keyIpAllowlist from './0017-key-ip-allowlist.js';
 import * as accessTokens from './0019-access-tokens.js';
 import * as roles from './0021-roles.js';
 import * as regions from './0018-regions.js';
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0014-business-rules': businessRules,
   '0015-charts': charts,
   '0016-people': people,
+  '0017-key-ip-allowlist': keyIpAllowlist,
   '0018-regions': regions,
   '0019-access-tokens': accessTokens,
   '0021-roles': roles,

@@ -1,6 +1,8 @@
 import type { Executor } from '../../db/connection.js';
 import { computeSign, hashSign } from '../../auth/sign.js';
 import { newAppKey, newObjectId, newSecret } from '../../shared/ids.js';
+import { AppError } from '../../shared/app-error.js';
+import { ipRangeProblem } from '../../access/index.js';
 
 export interface IssuedKey {
   appKey: string;
@@ -9,16 +11,34 @@ export interface IssuedKey {
 }
 
 /**
- * Issues a key for an application. Only a hash of the Sign is stored: the secret and the Sign
- * are shown once, here, and cannot be read back.
+ * The stored form of an address allowlist (a JSON array), after checking every entry; null (any
+ * address) for null. An empty list is refused: a key no address may use is a key to delete.
+ * @example storedAllowlist(['10.0.0.0/8', '::1']) === '["10.0.0.0/8","::1"]'
  */
-export async function issueKey(db: Executor, appId: string, readOnly: boolean, now: number): Promise<IssuedKey> {
+function storedAllowlist(entries: readonly string[] | null): string | null {
+  if (entries === null) return null;
+  if (entries.length === 0) throw AppError.invalidValue('an IP allowlist needs at least one address or CIDR range (or none at all, for any address)');
+  const trimmed = entries.map((entry) => entry.trim());
+  for (const entry of trimmed) {
+    const problem = ipRangeProblem(entry);
+    if (problem) throw AppError.invalidValue(problem);
+  }
+  return JSON.stringify([...new Set(trimmed)]);
+}
+
+/**
+ * Issues a key for an application, usable from any address or only from `allowedIps` (addresses
+ * and CIDR ranges). Only a hash of the Sign is stored: the secret and the Sign are shown once,
+ * here, and cannot be read back.
+ */
+export async function issueKey(db: Executor, appId: string, readOnly: boolean, now: number, allowedIps: readonly string[] | null = null): Promise<IssuedKey> {
+  const allowed = storedAllowlist(allowedIps);
   const appKey = newAppKey();
   const secretKey = newSecret();
   const sign = computeSign(appKey, secretKey);
   await db
     .insertInto('app_keys')
-    .values({ id: newObjectId(), app_id: appId, app_key: appKey, sign_hash: hashSign(sign), read_only: readOnly ? 1 : 0, created_at: now })
+    .values({ id: newObjectId(), app_id: appId, app_key: appKey, sign_hash: hashSign(sign), read_only: readOnly ? 1 : 0, created_at: now, allowed_ips: allowed })
     .execute();
   return { appKey, secretKey, sign };
 }
@@ -27,4 +47,16 @@ export async function issueKey(db: Executor, appId: string, readOnly: boolean, n
 export async function firstKeyOf(db: Executor, appId: string): Promise<string | undefined> {
   const row = await db.selectFrom('app_keys').select('app_key').where('app_id', '=', appId).orderBy('created_at').orderBy('id').executeTakeFirst();
   return row?.app_key;
+}
+
+/**
+ * Restricts a key to addresses and CIDR ranges, or lets any address use it again (null). Servers
+ * that have the key cached see the change within 30 seconds.
+ * @example await setKeyAllowlist(db, 'a1b2c3d4e5f60718', ['203.0.113.0/24'])
+ */
+export async function setKeyAllowlist(db: Executor, appKey: string, allowedIps: readonly string[] | null): Promise<{ appKey: string; allowedIps: string[] | null }> {
+  const allowed = storedAllowlist(allowedIps);
+  const result = await db.updateTable('app_keys').set({ allowed_ips: allowed }).where('app_key', '=', appKey).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw AppError.notFound(`no app key "${appKey}"`);
+  return { appKey, allowedIps: allowed === null ? null : (JSON.parse(allowed) as string[]) };
 }

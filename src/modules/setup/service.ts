@@ -91,9 +91,9 @@ export async function createAppWithKey(db: Executor, name: string, now: number):
   });
 }
 
-/** Another key for an existing application (CLI `keys create`). */
-export async function addKey(db: Executor, appId: string, readOnly: boolean, now: number): Promise<{ appId: string } & IssuedKey> {
+/** Another key for an existing application (CLI `keys create`), usable from any address or only from `allowedIps`. */
+export async function addKey(db: Executor, appId: string, readOnly: boolean, now: number, allowedIps: readonly string[] | null = null): Promise<{ appId: string } & IssuedKey> {
   const app = await db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
   if (!app) throw AppError.notFound(`no application "${appId}"`);
-  return { appId, ...(await issueKey(db, appId, readOnly, now)) };
+  return { appId, ...(await issueKey(db, appId, readOnly, now, allowedIps)) };
 }
