@@ -26,6 +26,7 @@ import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
+import { signInPageRoutes } from './modules/sign-in/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
@@ -89,12 +90,15 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)] });
+  const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
+  // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens] });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
   await app.register(signedFileRoutes);
   await app.register(sharePageRoutes);
+  await app.register(signInPageRoutes, { onTokenRevoked: (tokenId) => tokens.forgetToken(tokenId) });
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });

@@ -1,11 +1,12 @@
-import { administratorGrants, SCOPES, type Grants } from '../access/index.js';
+import { SCOPES } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
-import { findTokenByHash, isMemberOf, appStanding, noteTokenUse } from '../modules/access-tokens/index.js';
+import { findTokenByHash, noteTokenUse } from '../modules/access-tokens/index.js';
 import { TOKEN_PREFIX, tokenHash } from '../modules/access-tokens/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
+import { MEMBER_WITHOUT_ROLE, personStanding, type PersonStanding } from './person-standing.js';
 
 /**
  * How long a token's check is trusted before it is read again: a revocation (or an expiry, or a
@@ -25,15 +26,9 @@ interface CheckedToken {
   loadedAt: number;
 }
 
-interface AppStanding {
-  organizationId: string;
-  member: boolean;
-  grants: Grants;
+interface AppStanding extends PersonStanding {
   loadedAt: number;
 }
-
-/** A member without a role reaches no worksheet until roles grant them some. */
-const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), subordinateAccounts: [] };
 
 const setOf = (json: string | null) => (json === null ? null : new Set(JSON.parse(json) as string[]));
 
@@ -78,13 +73,12 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
     const key = `${accountId}\u0000${appId}`;
     const hit = standings.get(key);
     if (hit && now - hit.loadedAt < TOKEN_CACHE_MS) return hit;
-    const app = await appStanding(db, appId);
-    if (!app) {
+    const found = await personStanding(db, accountId, appId);
+    if (!found) {
       standings.delete(key);
       return null;
     }
-    const member = await isMemberOf(db, accountId, app.organization_id);
-    const standing: AppStanding = { organizationId: app.organization_id, member, grants: app.owner_id === accountId ? administratorGrants(false) : MEMBER_WITHOUT_ROLE, loadedAt: now };
+    const standing: AppStanding = { ...found, loadedAt: now };
     standings.set(key, standing);
     return standing;
   }

@@ -50,6 +50,15 @@ export interface Config {
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
   draftLimit: number;
+  /**
+   * Signs the session and CSRF cookies of the web pages (SESSION_SECRET, at least 32 characters);
+   * null: a key kept in the database (`server_secrets`), the same for every process.
+   */
+  sessionSecret: string | null;
+  /** Failed sign-ins one email may have within 15 minutes before it must wait (SIGN_IN_ATTEMPTS_PER_ACCOUNT, default 5). */
+  signInAttemptsPerAccount: number;
+  /** Failed sign-ins one client address may have within 15 minutes before it must wait (SIGN_IN_ATTEMPTS_PER_IP, default 20). */
+  signInAttemptsPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -161,7 +170,18 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
+    sessionSecret: sessionSecret(env),
+    signInAttemptsPerAccount: integer(env, 'SIGN_IN_ATTEMPTS_PER_ACCOUNT', 5, 1, 1000),
+    signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
   };
+}
+
+/** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */
+function sessionSecret(env: Env): string | null {
+  const raw = text(env, 'SESSION_SECRET', '');
+  if (raw === '') return null;
+  if (raw.length < 32) throw new ConfigError('SESSION_SECRET', `must be at least 32 characters, got ${raw.length}`);
+  return raw;
 }
 
 /** Files beside an SQLite database file; elsewhere ./data/files. */

@@ -16,6 +16,7 @@ import * as optionSets from './0013-option-sets.js';
 import * as businessRules from './0014-business-rules.js';
 import * as charts from './0015-charts.js';
 import * as accessTokens from './0019-access-tokens.js';
+import * as sessions from './0020-sessions.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0014-business-rules': businessRules,
   '0015-charts': charts,
   '0019-access-tokens': accessTokens,
+  '0020-sessions': sessions,
 };
