@@ -18,7 +18,8 @@ export function csrfOf(html: string): string {
 
 /** The text of the page's alert (the error message), if any. */
 export function alertOf(html: string): string | undefined {
-  return /role="alert"[^>]*>([^<]*)</.exec(html)?.[1];
+  const text = /role="alert"[^>]*>([^<]*)</.exec(html)?.[1];
+  return text?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
 /**

@@ -1,6 +1,8 @@
 /** Where a signed-in person lands when the sign-in form names nowhere (or somewhere not allowed). */
 export const DEFAULT_LANDING = '/settings';
 
+const hasControlCharacter = (text: string) => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 const PROBE_ORIGIN = 'http://tabularium.invalid';
 
 /**
@@ -11,7 +13,7 @@ const PROBE_ORIGIN = 'http://tabularium.invalid';
  */
 export function safeNextPath(next: unknown): string {
   if (typeof next !== 'string' || next.length === 0 || next.length > 2000) return DEFAULT_LANDING;
-  if (!next.startsWith('/') || next.startsWith('//') || /[\\\s\u0000-\u001f\u007f]/.test(next)) return DEFAULT_LANDING;
+  if (!next.startsWith('/') || next.startsWith('//') || /[\\\s]/.test(next) || hasControlCharacter(next)) return DEFAULT_LANDING;
   let url: URL;
   try {
     url = new URL(next, PROBE_ORIGIN);
