@@ -241,9 +241,11 @@ describeApi(
 
     it('changes the password: wrong current, mismatch and too short refused; then the old one fails and other sessions end', async () => {
       const email = `changer-${ctx.engine}@example.com`;
-      await person(ctx, email, 'first password');
+      const accountId = await person(ctx, email, 'first password');
       const web = browser(ctx);
       await web.signIn(email, 'first password');
+      const signedInAt = now;
+      now += MINUTE;
       const other = browser(ctx);
       await other.signIn(email, 'first password');
       const change = (form: Record<string, string>) => web.submit('/settings', '/settings/password', form);
@@ -262,6 +264,9 @@ describeApi(
       expect(done.location).toBe('/settings?done=password');
       expect((await web.get('/settings?done=password')).body).toContain('Your password was changed.');
       expect((await other.get('/settings')).status).toBe(303);
+      // One session is left, under a new id, still ending 7 days after its sign-in.
+      const sessions = await ctx.database.db.selectFrom('sessions').select('created_at').where('account_id', '=', accountId).execute();
+      expect(sessions.map((row) => Number(row.created_at))).toEqual([signedInAt]);
       expect((await browser(ctx).signIn(email, 'first password')).status).toBe(401);
       expect((await browser(ctx).signIn(email, 'second password')).status).toBe(303);
     });

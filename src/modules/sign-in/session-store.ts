@@ -64,7 +64,9 @@ export class SessionStore {
   async save(sessionId: string, session: SessionData): Promise<void> {
     if (typeof session.accountId !== 'string') return;
     const now = this.clock();
-    await repository.saveSession(this.db, { id: sessionIdHash(sessionId), account_id: session.accountId, data: JSON.stringify(session), created_at: now, seen_at: now });
+    // The absolute lifetime runs from sign-in, also for the new id a password change gives the session.
+    const createdAt = typeof session.signedInAt === 'number' ? session.signedInAt : now;
+    await repository.saveSession(this.db, { id: sessionIdHash(sessionId), account_id: session.accountId, data: JSON.stringify(session), created_at: createdAt, seen_at: now });
     await this.sweep(now);
   }
 
