@@ -28,6 +28,7 @@ import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
+import { signInPageRoutes } from './modules/sign-in/index.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { peopleRoutes } from './modules/people/index.js';
@@ -99,7 +100,9 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(requestGuardPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
-  await app.register(authenticationPlugin, { strategies: [appKeys, createTokenStrategy(database.db, config.headerPrefix, app.clock)], admit: rateLimitAdmission(config, app.redis, app.clock) });
+  const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
+  // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
@@ -107,6 +110,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(sharePageRoutes);
   // The admin API is the organization's, not part of the public interface: outside /v3.
   await app.register(peopleRoutes);
+  await app.register(signInPageRoutes, { onTokenRevoked: (tokenId) => tokens.forgetToken(tokenId) });
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });

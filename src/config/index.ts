@@ -66,6 +66,15 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Prefix of every key this server writes to Redis (REDIS_KEY_PREFIX, default `tabularium:`), so installations can share one Redis. */
   redisKeyPrefix: string;
+  /**
+   * Signs the session and CSRF cookies of the web pages (SESSION_SECRET, at least 32 characters);
+   * null: a key kept in the database (`server_secrets`), the same for every process.
+   */
+  sessionSecret: string | null;
+  /** Failed sign-ins one email may have within 15 minutes before it must wait (SIGN_IN_ATTEMPTS_PER_ACCOUNT, default 5). */
+  signInAttemptsPerAccount: number;
+  /** Failed sign-ins one client address may have within 15 minutes before it must wait (SIGN_IN_ATTEMPTS_PER_IP, default 20). */
+  signInAttemptsPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -183,7 +192,18 @@ export function loadConfig(env: Env = process.env): Config {
     dailyQuota: integer(env, 'DAILY_QUOTA', 0, 0, 1_000_000_000),
     trustProxy: trustProxy(env),
     redisKeyPrefix: redisKeyPrefix(env),
+    sessionSecret: sessionSecret(env),
+    signInAttemptsPerAccount: integer(env, 'SIGN_IN_ATTEMPTS_PER_ACCOUNT', 5, 1, 1000),
+    signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
   };
+}
+
+/** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */
+function sessionSecret(env: Env): string | null {
+  const raw = text(env, 'SESSION_SECRET', '');
+  if (raw === '') return null;
+  if (raw.length < 32) throw new ConfigError('SESSION_SECRET', `must be at least 32 characters, got ${raw.length}`);
+  return raw;
 }
 
 /** Files beside an SQLite database file; elsewhere ./data/files. */

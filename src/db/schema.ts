@@ -212,6 +212,10 @@ export interface MetaSchema {
   };
   /** Secrets kept across restarts and shared by every process (the download-link key). */
   server_secrets: { name: string; value: string };
+  /** A signed-in session of the web pages: `id` is the SHA-256 of the browser's session id; `data` the session as JSON. */
+  sessions: { id: string; account_id: string; data: string; created_at: number; seen_at: number };
+  /** One failed sign-in per key (`email:<sha256>` or `ip:<address>`), counted over a window. */
+  sign_in_failures: { key: string; at: number };
   /** A record's share link: only the token's SHA-256 is kept; `visible_fields` is a JSON list of field ids or null (every field). */
   share_links: {
     id: string;

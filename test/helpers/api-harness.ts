@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { openDatabase, type Database } from '../../src/db/connection.js';
@@ -42,7 +42,7 @@ export interface ApiContext {
  * TEST_DATABASE_URL is set (otherwise the block is reported as skipped, with the reason).
  * Each engine gets a fresh database (or schema), set up as on first run, dropped afterwards.
  */
-export function describeApi(title: string, define: (ctx: ApiContext) => void, env: Record<string, string> = {}, options: { clock?: () => number } = {}): void {
+export function describeApi(title: string, define: (ctx: ApiContext) => void, env: Record<string, string> = {}, options: { clock?: () => number; logger?: FastifyServerOptions['logger'] } = {}): void {
   describeEachEngine(title, (engine) => {
     const ctx = { engine: engine.name } as ApiContext;
     let testDatabase: TestDatabase;
@@ -63,7 +63,7 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
       const result = await ensureSetup(ctx.database.db, Date.now());
       if (!result.created) throw new Error('a fresh test database was already set up');
       ctx.setup = result.setup;
-      ctx.app = await buildApp({ config: ctx.config, database: ctx.database, logger: false, clock: options.clock });
+      ctx.app = await buildApp({ config: ctx.config, database: ctx.database, logger: options.logger ?? false, clock: options.clock });
       await ctx.app.ready();
       const prefix = ctx.config.headerPrefix;
       ctx.auth = { [`${prefix}-Appkey`]: ctx.setup.app.appKey, [`${prefix}-Sign`]: ctx.setup.app.sign };

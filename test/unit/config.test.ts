@@ -106,6 +106,9 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['TRUST_PROXY', 'proxy.local'],
     ['REDIS_KEY_PREFIX', 'has space'],
+    ['SESSION_SECRET', 'too short'],
+    ['SIGN_IN_ATTEMPTS_PER_ACCOUNT', '0'],
+    ['SIGN_IN_ATTEMPTS_PER_IP', 'many'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -113,6 +116,13 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     expect(error.name).toBe('ConfigError');
     expect(error.setting).toBe(setting);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${setting} `));
+  });
+
+  it('reads the sign-in settings: no SESSION_SECRET (a key in the database), 5 per email and 20 per address', () => {
+    expect(loadConfig({})).toMatchObject({ sessionSecret: null, signInAttemptsPerAccount: 5, signInAttemptsPerIp: 20 });
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({ SESSION_SECRET: secret, SIGN_IN_ATTEMPTS_PER_ACCOUNT: '3', SIGN_IN_ATTEMPTS_PER_IP: '50' })).toMatchObject({ sessionSecret: secret, signInAttemptsPerAccount: 3, signInAttemptsPerIp: 50 });
+    expect(configErrorFor({ SESSION_SECRET: 'short' }).message).toBe('Invalid configuration: SESSION_SECRET must be at least 32 characters, got 5');
   });
 
   it('quotes the offending value so the operator sees what was read', () => {

@@ -18,6 +18,7 @@ import * as charts from './0015-charts.js';
 import * as people from './0016-people.js';
 import * as keyIpAllowlist from './0017-key-ip-allowlist.js';
 import * as accessTokens from './0019-access-tokens.js';
+import * as sessions from './0020-sessions.js';
 import * as roles from './0021-roles.js';
 import * as regions from './0018-regions.js';
 
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0017-key-ip-allowlist': keyIpAllowlist,
   '0018-regions': regions,
   '0019-access-tokens': accessTokens,
+  '0020-sessions': sessions,
   '0021-roles': roles,
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { html, SafeHtml } from './html-template.js';
+import { html, SafeHtml } from '../../shared/html-template.js';
 import { formatInstant, type SharedField, type SharedRecordView } from './record-view.js';
 import type { GoneReason } from './viewer-service.js';
 

@@ -1,0 +1,6 @@
+/** The sign-in, sign-out and settings pages, and the sessions they keep. */
+export { signInPageRoutes, type SignInPageOptions } from './page-routes.js';
+export { SessionStore, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionIdHash } from './session-store.js';
+export { SIGN_IN_WINDOW_MS } from './sign-in-attempts.js';
+export { CSRF_COOKIE, SESSION_COOKIE, sessionSecretOf, sessionSigner } from './web-session.js';
+export { safeNextPath } from './next-path.js';
