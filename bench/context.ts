@@ -26,6 +26,10 @@ export interface BenchContext {
   w3PerSecond?: number;
   /** Headers of the same application through the owner's personal access token (W3t). */
   tokenHeaders: () => Promise<Record<string, string>>;
+  /** W4's p50, the baseline of W4m. */
+  w4P50?: number;
+  /** Headers of a member whose role limits them to their own records and hides two fields (W4m); made once. */
+  memberHeaders: () => Promise<Record<string, string>>;
 }
 
 export const rowsPath = (ctx: BenchContext): string => `/v3/app/worksheets/${ctx.sheet.id}/rows`;

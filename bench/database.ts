@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import Database from 'better-sqlite3';
 
 /** A fresh, empty database for one bench run, and how to remove it afterwards. */
 export interface BenchDatabase {
@@ -44,4 +45,27 @@ export async function freshPostgresSchema(baseUrl: string): Promise<BenchDatabas
     where: `${base.host}${base.pathname}, schema ${schema}`,
     dispose: () => withClient(base.toString(), (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
   };
+}
+
+/**
+ * Runs one statement on the bench database beside the server (what no API call may do: W4m gives
+ * the member the records, as if they had made them). PostgreSQL: in the bench's schema.
+ */
+export async function runStatement(database: BenchDatabase, text: string, parameters: unknown[]): Promise<void> {
+  if (database.engine === 'SQLite') {
+    const db = new Database(database.where);
+    try {
+      db.prepare(text.replace(/\$\d+/g, '?')).run(...parameters);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const url = new URL(database.url);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  await withClient(url.toString(), async (client) => {
+    await client.query(`SET search_path TO "${schema}"`);
+    await client.query(text, parameters);
+  });
 }

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { Api, authHeaders } from './api.js';
 import { ceilingResult, startCeiling, type Ceiling } from './ceiling.js';
 import type { BenchContext } from './context.js';
-import { freshPostgresSchema, freshSqlite, type BenchDatabase } from './database.js';
+import { freshPostgresSchema, freshSqlite, runStatement, type BenchDatabase } from './database.js';
 import { formatLine, formatSummary, writeResults, type WorkloadResult } from './report.js';
-import { freePort, projectRoot, runSetup, runTokenCreate, startServer, type ServerProcess } from './server-process.js';
+import { freePort, projectRoot, runSetup, runTokenCreate, runUserCreate, startServer, type ServerProcess } from './server-process.js';
 import { readSettings } from './settings.js';
 import { loadTruth } from './truth.js';
-import { createBenchSheet } from './worksheet.js';
+import { createBenchSheet, type BenchSheet } from './worksheet.js';
 import { batchInsert, batchInsertWithAndWithoutLog } from './workloads/batch-insert.js';
 import { getById, getByIdWithToken, sampleRecordPaths } from './workloads/get-by-id.js';
-import { listFiltered, W4, W4_ONE_CONNECTION, W4_TOTAL, W4_VIEW } from './workloads/list-filtered.js';
+import { listFiltered, W4, W4_MEMBER, W4_ONE_CONNECTION, W4_TOTAL, W4_VIEW } from './workloads/list-filtered.js';
 import { listSorted } from './workloads/list-sorted.js';
 import { memoryResult } from './workloads/memory.js';
 import { pivotByStatus } from './workloads/pivot.js';
@@ -81,6 +81,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
       ['W4v', (ctx) => listFiltered(ctx, W4_VIEW)],
+      ['W4m', (ctx) => listFiltered(ctx, W4_MEMBER)],
       ['W5', pivotByStatus],
       ['W13', chartDataAndSvg],
       ['W11', (ctx) => searchOneWord(ctx, W11)],
@@ -115,6 +116,25 @@ const sampleLoad = (): number => {
   return one;
 };
 
+/**
+ * W4m's member: a person whose role (scope 0) reads only their own records and hides two fields
+ * W4 does not read, with a token; they are then given every record (`_owner`), so W4m's pages are W4's.
+ */
+async function makeMember(api: Api, bench: BenchDatabase, sheet: BenchSheet, appId: string): Promise<Record<string, string>> {
+  const email = 'member@bench.local';
+  const accountId = await runUserCreate(bench.url, email);
+  const schema = await api.call<{ views: Array<{ id: string }> }>('GET', `/v3/app/worksheets/${sheet.id}`);
+  const role = await api.call<{ id: string }>('POST', '/v3/app/roles', {
+    name: 'W4m members',
+    permissionScope: 0,
+    worksheetPermissions: [{ id: sheet.id, recordPermissionInViews: [{ viewId: schema.views[0].id, read: true, edit: false, delete: false }], recordDataScope: { read: 20, edit: 0, delete: 0 }, fieldPermissions: [{ id: sheet.field.notes, read: false }, { id: sheet.field.keywords, read: false }] }],
+  });
+  await api.call('POST', `/v3/app/roles/${role.id}/members`, { userIds: [accountId] });
+  await runStatement(bench, `UPDATE "ws_${sheet.id}" SET _owner = $1`, [accountId]);
+  const token = await runTokenCreate(bench.url, email);
+  return { authorization: `Bearer ${token}`, 'SVC-Appid': appId, 'content-type': 'application/json' };
+}
+
 async function main(): Promise<void> {
   database = settings.postgresUrl ? await freshPostgresSchema(settings.postgresUrl) : await freshSqlite();
   const cpuList = cpus();
@@ -136,7 +156,10 @@ async function main(): Promise<void> {
   const headers = authHeaders(setup);
   const api = new Api(server.baseUrl, headers);
   const tokenHeaders = async () => ({ authorization: `Bearer ${await runTokenCreate(database!.url, setup.owner.email)}`, 'SVC-Appid': setup.app.appId, 'content-type': 'application/json' });
-  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet: await createBenchSheet(api), tokenHeaders };
+  const sheet = await createBenchSheet(api);
+  let member: Promise<Record<string, string>> | null = null;
+  const memberHeaders = () => (member ??= makeMember(api, database!, sheet, setup.app.appId));
+  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet, tokenHeaders, memberHeaders };
   const idle = await server.memory();
 
   const results: WorkloadResult[] = [];

@@ -38,6 +38,18 @@ export async function runTokenCreate(databaseUrl: string, email: string): Promis
   return parsed.token;
 }
 
+/** Makes a person in the organization with the CLI (W4m's member) and returns their account id. */
+export async function runUserCreate(databaseUrl: string, email: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/tabularium.js', 'users', 'create', '--email', email, '--name', 'Bench member', '--password', 'bench-member-password', '--json'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+  });
+  const parsed = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { user?: { accountId?: string }; accountId?: string };
+  const accountId = parsed.user?.accountId ?? parsed.accountId;
+  if (!accountId) throw new Error(`users create --json printed no account id: ${stdout}`);
+  return accountId;
+}
+
 /** A port nobody listens on right now, on the loopback address. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { Api } from '../api.js';
 import { listPath, loadTarget, readMetrics, valueOf, type BenchContext, type ReadTargets, type RecordPage } from '../context.js';
 import { waitForIndexes } from '../indexes.js';
 import { runLoad } from '../load.js';
@@ -5,15 +6,19 @@ import { cpuCost, type WorkloadResult } from '../report.js';
 import { checkPricePage, W4_QUANTITY_ABOVE } from '../truth.js';
 
 const PAGE_SIZE = 50;
+/** W4m's target: a member's p50 at most this times the administrator's (W4) in the same run. */
+const W4M_OF_W4 = 1.25;
 /** Pages 1..10 in rotation: the first 500 matching records, as someone paging through a filtered view would. */
 const PAGES = 10;
 
 export interface FilteredVariant {
-  id: 'W4' | 'W4t' | 'W4v';
+  id: 'W4' | 'W4t' | 'W4v' | 'W4m';
   connections: number;
   includeTotalCount: boolean;
   /** W4v: the filter and sort come from a view, the request names only its `viewId`. */
   throughView?: boolean;
+  /** W4m: asked by a member limited to their own records, two fields hidden. */
+  asMember?: boolean;
 }
 
 /** W4 as the issue sets it: 32 connections, no total count. */
@@ -22,6 +27,11 @@ export const W4: FilteredVariant = { id: 'W4', connections: 32, includeTotalCoun
 export const W4_TOTAL: FilteredVariant = { id: 'W4t', connections: 32, includeTotalCount: true };
 /** W4 asked through a `viewId` whose view carries the same filter and sort: judged against W4 of the same run (>= 95 %). */
 export const W4_VIEW: FilteredVariant = { id: 'W4v', connections: 32, includeTotalCount: false, throughView: true };
+/**
+ * W4 asked by a member whose role reaches only their own records (scope 0, read 20) and hides two
+ * fields; they own every record, so the answer is W4's: judged by p50 against W4's (<= 1.25 x).
+ */
+export const W4_MEMBER: FilteredVariant = { id: 'W4m', connections: 32, includeTotalCount: false, asMember: true };
 /** W4 on 1,000,000 records (BENCH_MILLION): one connection, judged by p50. */
 export const W4_ONE_CONNECTION: FilteredVariant = { id: 'W4', connections: 1, includeTotalCount: false };
 
@@ -30,6 +40,8 @@ function targetsOf(ctx: BenchContext, variant: FilteredVariant): ReadTargets {
   if (variant.includeTotalCount) return ctx.engine === 'SQLite' ? { perSecond: 800 } : {};
   // The absolute floor is W4's less 5 %; the real target, >= 95 % of W4 in the same run, is read from the report.
   if (variant.throughView) return ctx.engine === 'SQLite' ? { perSecond: 1_425, p99: 42 } : { perSecond: 475, statements: 2 };
+  // W4m: p50 within 1.25 x W4's of this run.
+  if (variant.asMember) return ctx.w4P50 ? { p50: ctx.w4P50 * W4M_OF_W4 } : {};
   return ctx.engine === 'SQLite' ? { perSecond: 1_500, p99: 40 } : { perSecond: 500, statements: 2 };
 }
 
@@ -66,7 +78,9 @@ export async function listFiltered(ctx: BenchContext, variant: FilteredVariant):
     viewId
       ? { pageSize: PAGE_SIZE, pageIndex, viewId, includeTotalCount: variant.includeTotalCount }
       : { pageSize: PAGE_SIZE, pageIndex, filter, sorts, includeTotalCount: variant.includeTotalCount };
-  const page = (pageIndex: number) => ctx.api.call<RecordPage>('POST', listPath(ctx), request(pageIndex));
+  const memberHeaders = variant.asMember ? await ctx.memberHeaders() : null;
+  const api = memberHeaders ? new Api(ctx.server.baseUrl, memberHeaders) : ctx.api;
+  const page = (pageIndex: number) => api.call<RecordPage>('POST', listPath(ctx), request(pageIndex));
   const warmStarted = performance.now();
   await page(1);
   const warmUpMs = performance.now() - warmStarted;
@@ -82,15 +96,17 @@ export async function listFiltered(ctx: BenchContext, variant: FilteredVariant):
   const bodies = Array.from({ length: PAGES }, (_, i) => JSON.stringify(request(i + 1)));
   const outcome = await runLoad({
     ...loadTarget(ctx),
+    ...(memberHeaders ? { headers: memberHeaders } : {}),
     method: 'POST',
     connections: variant.connections,
     seconds: ctx.settings.seconds,
     request: (i) => ({ path: listPath(ctx), body: bodies[i % PAGES] }),
   });
+  if (variant.id === 'W4') ctx.w4P50 = outcome.latency.p50;
   const records = `${(ctx.truth!.records / 1000).toFixed(0)}k records, ${ctx.truth!.filteredPricesDesc.length.toLocaleString('en-US')} match`;
   return {
     id: variant.id,
-    title: `list${viewId ? ' through a view:' : ''} qty > ${W4_QUANTITY_ABOVE} AND status in [A], by price desc, page of ${PAGE_SIZE}, pages 1-${PAGES}${variant.includeTotalCount ? ', with total count' : ''} (${records}; ${variant.connections} conn${variant.connections > 1 ? 's' : ''}, ${ctx.settings.seconds} s)`,
+    title: `list${viewId ? ' through a view:' : ''}${memberHeaders ? ' as a member (own records, 2 fields hidden):' : ''} qty > ${W4_QUANTITY_ABOVE} AND status in [A], by price desc, page of ${PAGE_SIZE}, pages 1-${PAGES}${variant.includeTotalCount ? ', with total count' : ''} (${records}; ${variant.connections} conn${variant.connections > 1 ? 's' : ''}, ${ctx.settings.seconds} s)`,
     metrics: readMetrics(ctx, outcome, targetsOf(ctx, variant)),
     failures: outcome.non2xx + outcome.errors,
     cost: cpuCost(outcome.cpu, outcome.ok + outcome.non2xx, 'request'),

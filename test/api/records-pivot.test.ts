@@ -136,6 +136,12 @@ describeApi(
       expect(groupsOf(second)).toEqual([['Void', 1, 5]]);
       expect([second.totalPages, second.currentPage]).toEqual([2, 2]);
       expect(beyond.pivot).toEqual([]);
+      expect([beyond.totalPages, beyond.currentPage]).toEqual([2, 3]);
+      // A page that is exactly full is not known to be the last without counting.
+      const exact = await pivotOk({ ...byStatus, pageSize: 4 });
+      expect([exact.pivot.length, exact.totalPages]).toEqual([4, 1]);
+      const short = await pivotOk({ ...byStatus, pageSize: 5 });
+      expect([short.pivot.length, short.totalPages]).toEqual([4, 1]);
     });
 
     it('drops empty groups with includeEmpty false, in the summary too', async () => {

@@ -267,11 +267,12 @@ export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, in
   };
   const pageSize = input.pageSize ?? 100;
   const pageIndex = input.pageIndex ?? 1;
-  const [groups, groupCount, summary] = await Promise.all([
-    repository.pivotPage(ctx.db, query, orderOf(input, dimensions, values), pageSize, (pageIndex - 1) * pageSize),
-    repository.countGroups(ctx.db, query),
-    input.includeSummary ? repository.summarize(ctx.db, query) : undefined,
-  ]);
+  const offset = (pageIndex - 1) * pageSize;
+  const [groups, summary] = await Promise.all([repository.pivotPage(ctx.db, query, orderOf(input, dimensions, values), pageSize, offset), input.includeSummary ? repository.summarize(ctx.db, query) : undefined]);
+  // A page that is not full is the last one: the groups are counted without grouping every record a second time
+  // (a chart's single page, most pivots). Only a full page, or one past the end, needs the count.
+  const lastPage = groups.length < pageSize && (groups.length > 0 || offset === 0);
+  const groupCount = lastPage ? offset + groups.length : await repository.countGroups(ctx.db, query);
   const refs = await groupReferences(ctx, dimensions, groups);
   const cell = (d: ResolvedDimension, raw: unknown) => (raw === null || raw === undefined ? null : d.present(raw, refs));
   const cellsOf = (dims: ResolvedDimension[], offset: number, row: Record<string, unknown>) => Object.fromEntries(dims.map((d, i) => [d.key, cell(d, row[`d${offset + i}`])]));
