@@ -237,7 +237,9 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   const fields = readableFields(schema, projected, hidden);
   if (input.isDraft === true) return drafts.listDrafts(ctx, schema, fields, input);
   const scope = callerScope(ctx, schema);
-  const { predicate: filter, indexable } = planViewFilter(scope, view, input.filter);
+  const { predicate: filter, indexable: filtered } = planViewFilter(scope, view, input.filter);
+  // A caller limited to their own records reads by owner too: the index asked for holds it among the equality columns.
+  const indexable = dataScopeOf(ctx.actor, schema.id, 'read') === 'own' ? { ...filtered, equality: [...filtered.equality, '_owner'] } : filtered;
   const search = compileSearch(scope, input.search);
   const predicate = rowsFor(ctx.actor, scope, 'read', search ? bothOf(filter, search) : filter);
   const state = rowStateOf(input.recycleBin);
