@@ -20,6 +20,7 @@ import { requestGuardPlugin } from './plugins/request-guard.js';
 import { appRoutes } from './modules/apps/index.js';
 import { optionSetRoutes } from './modules/option-sets/index.js';
 import { regionRoutes } from './modules/regions/index.js';
+import { directoryRoutes } from './modules/directory/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { RecycleBinSweep, recordLogRoutes, recordRoutes, ruleRoutes } from './modules/records/index.js';
 import { contextOf } from './plugins/service-context.js';
@@ -126,6 +127,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(shareLinkRoutes, { prefix });
     await app.register(roleRoutes, { prefix });
     await app.register(regionRoutes, { prefix });
+    await app.register(directoryRoutes, { prefix });
   }
   return app;
 }

@@ -28,6 +28,12 @@ export interface Actor {
    * keys and the server's own work.
    */
   organizationAdmin: boolean;
+  /**
+   * The organizations the credential may act in (a personal access token's `organizationIds`);
+   * absent or null: any the person is a member of. Checked again where a call names another
+   * organization than `organizationId` (`POST /v3/apps` with `orgId` in its body).
+   */
+  organizationIds?: ReadonlySet<string> | null;
 }
 
 /** Pseudo-users that are not rows of `accounts`, with the names they read as. */

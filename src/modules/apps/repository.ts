@@ -27,3 +27,8 @@ export async function insertCustomPage(db: Executor, row: { id: string; app_id: 
 export async function firstAppOf(db: Executor, organizationId: string) {
   return db.selectFrom('apps').select(['id']).where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').executeTakeFirst();
 }
+
+/** The applications of an organization, by name. */
+export async function appsOfOrganization(db: Executor, organizationId: string) {
+  return db.selectFrom('apps').select(['id', 'organization_id', 'name', 'description', 'icon', 'color', 'owner_id']).where('organization_id', '=', organizationId).orderBy('name').orderBy('id').execute();
+}

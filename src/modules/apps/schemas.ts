@@ -9,15 +9,17 @@ const SectionOut: TSchema = Type.Recursive((This) =>
   { $id: 'Section' },
 );
 
-export const AppOut = Type.Object({
+/** What every answer about an application says of it (`GET /v3/app`, `GET /v3/apps/list`). */
+export const AppFields = {
   appId: Type.String(),
   organizationId: Type.String(),
   name: Type.String(),
   description: Type.String(),
   icon: Type.String(),
   color: Type.String(),
-  sections: Type.Array(SectionOut),
-});
+};
+
+export const AppOut = Type.Object({ ...AppFields, sections: Type.Array(SectionOut) });
 
 export const UpdateAppBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),

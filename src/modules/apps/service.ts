@@ -120,3 +120,20 @@ export async function addItems(ctx: ServiceContext, items: Array<{ sectionId: st
 export async function firstAppOf(db: Executor, organizationId: string): Promise<string | undefined> {
   return (await repository.firstAppOf(db, organizationId))?.id;
 }
+
+/** An application as lists show it (`GET /v3/apps/list`). */
+export interface AppSummary {
+  appId: string;
+  organizationId: string;
+  name: string;
+  description: string;
+  icon: string;
+  color: string;
+  ownerId: string;
+}
+
+/** The applications of an organization, by name. */
+export async function appsOfOrganization(db: Executor, organizationId: string): Promise<AppSummary[]> {
+  const rows = await repository.appsOfOrganization(db, organizationId);
+  return rows.map((r) => ({ appId: r.id, organizationId: r.organization_id, name: r.name, description: r.description, icon: r.icon, color: r.color, ownerId: r.owner_id }));
+}

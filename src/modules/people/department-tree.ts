@@ -59,3 +59,22 @@ export function isWithin(rows: readonly DepartmentRow[], candidate: string, depa
   }
   return false;
 }
+
+/**
+ * The departments above each department, from the top down to its parent (empty for a top-level
+ * one): the `path` and `pathNodes` of the lookups, which name where a department lies, not itself.
+ * @example ancestorsOf(rows).get(northId) → [{ id: salesId, name: 'Sales' }]
+ */
+export function ancestorsOf(rows: readonly DepartmentRow[]): Map<string, Array<{ id: string; name: string }>> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ancestors = new Map<string, Array<{ id: string; name: string }>>();
+  for (const row of rows) {
+    const chain: Array<{ id: string; name: string }> = [];
+    // The step limit only matters for a tree broken outside this program; writes refuse cycles.
+    for (let at = row.parentId === null ? undefined : byId.get(row.parentId), steps = 0; at && steps < rows.length; at = at.parentId === null ? undefined : byId.get(at.parentId), steps++) {
+      chain.unshift({ id: at.id, name: at.name });
+    }
+    ancestors.set(row.id, chain);
+  }
+  return ancestors;
+}

@@ -153,3 +153,18 @@ export async function departmentParents(db: Executor, organizationId: string): P
   const rows = await db.selectFrom('departments').select(['id', 'parent_id']).where('organization_id', '=', organizationId).execute();
   return new Map(rows.map((r) => [r.id, r.parent_id]));
 }
+
+/** The applications of the organization in which one of these members holds a role. */
+export async function appsWithRolesFor(db: Executor, organizationId: string, members: MemberRef[]): Promise<Set<string>> {
+  if (members.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('roles')
+    .innerJoin('apps', 'apps.id', 'roles.app_id')
+    .innerJoin('role_members', 'role_members.role_id', 'roles.id')
+    .select('roles.app_id')
+    .distinct()
+    .where('apps.organization_id', '=', organizationId)
+    .where((eb) => eb.or(members.map((m) => eb.and([eb('role_members.member_type', '=', m.type), eb('role_members.member_id', '=', m.id)]))))
+    .execute();
+  return new Set(rows.map((r) => r.app_id));
+}

@@ -62,3 +62,11 @@ export async function standingInApp(db: Executor, accountId: string, appId: stri
   const subordinates = held.length > 0 ? await repository.subordinatesOf(db, app.organization_id, accountId) : [];
   return { ...base, grants: grantsFromRoles(held.map(roleDefinitionOf), subordinates) };
 }
+
+/**
+ * The applications of the organization in which the person holds a role, themselves or through a
+ * department, department tree, job or organization role (`GET /v3/apps/list`; owners are added there).
+ */
+export async function appsWithRolesOf(db: Executor, organizationId: string, accountId: string): Promise<Set<string>> {
+  return repository.appsWithRolesFor(db, organizationId, await membershipsOf(db, organizationId, accountId));
+}
