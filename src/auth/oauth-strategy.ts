@@ -1,11 +1,11 @@
-import { ipAllowlist, MEMBER_WITHOUT_ROLE, SCOPES, type Grants } from '../access/index.js';
+import { ipAllowlist, MEMBER_WITHOUT_ROLE, SCOPES } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
 import { accessTokenCheck, ACCESS_TOKEN_PREFIX, secretHash } from '../modules/oauth/index.js';
 import { administersOrganization } from '../modules/people/index.js';
-import { standingChanges, standingInApp } from '../modules/roles/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { appStandingCache } from './app-standing-cache.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
 
 /** How long a token's check is trusted before it is read again (a revocation takes effect within it). */
@@ -23,14 +23,6 @@ interface CheckedGrant {
   loadedAt: number;
 }
 
-interface AppStanding {
-  organizationId: string;
-  member: boolean;
-  organizationAdmin: boolean;
-  grants: Grants;
-  loadedAt: number;
-  changes: number;
-}
 
 /**
  * OAuth access tokens: `Authorization: Bearer oat_…` with `{prefix}-Appid` on application calls.
@@ -42,7 +34,7 @@ interface AppStanding {
 export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: () => number) {
   const appHeader = `${headerPrefix.toLowerCase()}-appid`;
   const grants = new Map<string, CheckedGrant>();
-  const standings = new Map<string, AppStanding>();
+  const standings = appStandingCache(db);
 
   async function checkGrant(hash: string, now: number): Promise<CheckedGrant | null> {
     const hit = grants.get(hash);
@@ -67,19 +59,6 @@ export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: (
     return checked;
   }
 
-  async function standingIn(accountId: string, appId: string, now: number): Promise<AppStanding | null> {
-    const key = `${accountId}\u0000${appId}`;
-    const hit = standings.get(key);
-    if (hit && now - hit.loadedAt < CHECK_CACHE_MS && hit.changes === standingChanges()) return hit;
-    const found = await standingInApp(db, accountId, appId);
-    if (!found) {
-      standings.delete(key);
-      return null;
-    }
-    const standing: AppStanding = { ...found, loadedAt: now, changes: standingChanges() };
-    standings.set(key, standing);
-    return standing;
-  }
 
   const strategy: AuthStrategy & { forgetAll(): void } = {
     name: 'oauth',
@@ -103,7 +82,7 @@ export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: (
         if (routeScope && SCOPES[routeScope].level === 'app') throw AppError.invalidParameters(`the ${headerPrefix}-Appid header is required with an OAuth access token: it names the application`);
         return { ...base, appId: '', organizationId: grant.organizationId, grants: MEMBER_WITHOUT_ROLE, organizationAdmin: grant.organizationAdmin };
       }
-      const standing = await standingIn(grant.accountId, appId, now);
+      const standing = await standings.of(grant.accountId, appId, now);
       if (!standing) throw AppError.notFound(`application "${appId.slice(0, 80)}" (${headerPrefix}-Appid) does not exist`);
       if (standing.organizationId !== grant.organizationId) throw new AppError(ErrorCode.OAuthUserForbidden, 403, 'this OAuth client is not for the organization of this application');
       if (!standing.member) throw new AppError(ErrorCode.OAuthUserForbidden, 403, 'the person of this authorization is not a member of the organization of this application');
