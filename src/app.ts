@@ -7,6 +7,8 @@ import { SchemaCache } from './shared/schema-cache.js';
 import { createAppKeyStrategy } from './auth/app-key-strategy.js';
 import { authenticationPlugin } from './plugins/authentication.js';
 import { createTokenStrategy } from './auth/token-strategy.js';
+import { createOAuthStrategy } from './auth/oauth-strategy.js';
+import { consentRoutes, oauthClientRoutes, oauthRoutes } from './modules/oauth/index.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -103,7 +105,8 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(redisPlugin, { url: config.redisUrl });
   const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
   // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
-  await app.register(authenticationPlugin, { strategies: [appKeys, tokens], admit: rateLimitAdmission(config, app.redis, app.clock) });
+  const oauthGrants = createOAuthStrategy(database.db, config.headerPrefix, app.clock);
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
@@ -111,7 +114,10 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(sharePageRoutes);
   // The admin API is the organization's, not part of the public interface: outside /v3.
   await app.register(peopleRoutes);
-  await app.register(signInPageRoutes, { onTokenRevoked: (tokenId) => tokens.forgetToken(tokenId) });
+  await app.register(oauthClientRoutes, { onClientChanged: () => oauthGrants.forgetAll() });
+  // The consent page lives with the sign-in pages: their sessions, CSRF and error page.
+  await app.register(signInPageRoutes, { onTokenRevoked: (tokenId) => tokens.forgetToken(tokenId), morePages: [consentRoutes] });
+  await app.register(oauthRoutes, { onRevoked: () => oauthGrants.forgetAll() });
   for (const prefix of API_PREFIXES) {
     await app.register(appRoutes, { prefix, onAppDeleted: (appId) => appKeys.forgetApp(appId) });
     await app.register(optionSetRoutes, { prefix });

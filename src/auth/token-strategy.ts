@@ -1,12 +1,12 @@
-import { MEMBER_WITHOUT_ROLE, SCOPES, type Grants } from '../access/index.js';
+import { MEMBER_WITHOUT_ROLE, SCOPES } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
 import { findTokenByHash, noteTokenUse } from '../modules/access-tokens/index.js';
-import { standingChanges, standingInApp } from '../modules/roles/index.js';
 import { TOKEN_PREFIX, tokenHash } from '../modules/access-tokens/index.js';
 import { administersOrganization, organizationMembership } from '../modules/people/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { appStandingCache } from './app-standing-cache.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
 
 /**
@@ -29,15 +29,6 @@ interface CheckedToken {
   loadedAt: number;
 }
 
-interface AppStanding {
-  organizationId: string;
-  member: boolean;
-  organizationAdmin: boolean;
-  grants: Grants;
-  loadedAt: number;
-  /** `standingChanges()` when it was read: a role change in this process makes it stale at once. */
-  changes: number;
-}
 
 
 interface Membership {
@@ -69,7 +60,7 @@ function requestedOrganization(query: Readonly<Record<string, unknown>>): string
 export function createTokenStrategy(db: Executor, headerPrefix: string, clock: () => number) {
   const appHeader = `${headerPrefix.toLowerCase()}-appid`;
   const tokens = new Map<string, CheckedToken>();
-  const standings = new Map<string, AppStanding>();
+  const standings = appStandingCache(db);
   const memberships = new Map<string, Membership>();
 
   async function membershipIn(accountId: string, organizationId: string, now: number): Promise<Membership> {
@@ -107,19 +98,6 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
     return checked;
   }
 
-  async function standingIn(accountId: string, appId: string, now: number): Promise<AppStanding | null> {
-    const key = `${accountId}\u0000${appId}`;
-    const hit = standings.get(key);
-    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS && hit.changes === standingChanges()) return hit;
-    const found = await standingInApp(db, accountId, appId);
-    if (!found) {
-      standings.delete(key);
-      return null;
-    }
-    const standing: AppStanding = { ...found, loadedAt: now, changes: standingChanges() };
-    standings.set(key, standing);
-    return standing;
-  }
 
   const strategy: AuthStrategy & { forgetToken(tokenId: string): void } = {
     name: 'token',
@@ -151,7 +129,7 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
         return { ...base, appId: '', organizationId, grants: MEMBER_WITHOUT_ROLE, organizationAdmin: membership.admin };
       }
       if (token.appIds && !token.appIds.has(appId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, `this personal access token is not for the application "${appId.slice(0, 80)}"`);
-      const standing = await standingIn(token.accountId, appId, now);
+      const standing = await standings.of(token.accountId, appId, now);
       if (!standing) throw AppError.notFound(`application "${appId.slice(0, 80)}" (${headerPrefix}-Appid) does not exist`);
       if (token.organizationIds && !token.organizationIds.has(standing.organizationId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'this personal access token is not for the organization of this application');
       if (!standing.member) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'the person of this token is not a member of the organization of this application');

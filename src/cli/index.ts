@@ -8,6 +8,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerApps } from './commands/apps.js';
 import { registerKeys } from './commands/keys.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerOAuthClients } from './commands/oauth-clients.js';
 import { registerUsers } from './commands/users.js';
 import { registerDepartments } from './commands/departments.js';
 import { registerOrg } from './commands/org.js';
@@ -26,6 +27,7 @@ export async function runCli(argv: string[]): Promise<void> {
   registerApps(program);
   registerKeys(program);
   registerTokens(program);
+  registerOAuthClients(program);
   registerUsers(program);
   registerDepartments(program);
   registerOrg(program);

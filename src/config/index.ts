@@ -75,6 +75,8 @@ export interface Config {
   signInAttemptsPerAccount: number;
   /** Failed sign-ins one client address may have within 15 minutes before it must wait (SIGN_IN_ATTEMPTS_PER_IP, default 20). */
   signInAttemptsPerIp: number;
+  /** How long an OAuth access token lives, in seconds (OAUTH_ACCESS_TOKEN_SECONDS, default 3600). */
+  oauthAccessTokenSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionSecret: sessionSecret(env),
     signInAttemptsPerAccount: integer(env, 'SIGN_IN_ATTEMPTS_PER_ACCOUNT', 5, 1, 1000),
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
+    oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
   };
 }
 

@@ -56,6 +56,44 @@ export interface MetaSchema {
     last_used_at: number | null;
     revoked_at: number | null;
   };
+  oauth_clients: {
+    id: string;
+    client_id: string;
+    secret_hash: string | null;
+    name: string;
+    organization_id: string;
+    redirect_uris: string;
+    scopes: string;
+    allowed_ips: string;
+    enabled: number;
+    created_at: number;
+  };
+  oauth_codes: {
+    code_hash: string;
+    client_id: string;
+    account_id: string;
+    scopes: string;
+    redirect_uri: string;
+    code_challenge: string | null;
+    code_challenge_method: string | null;
+    expires_at: number;
+    used_at: number | null;
+  };
+  oauth_tokens: {
+    id: string;
+    family_id: string;
+    parent_id: string | null;
+    client_id: string;
+    account_id: string;
+    scopes: string;
+    access_hash: string;
+    access_expires_at: number;
+    refresh_hash: string | null;
+    refresh_expires_at: number | null;
+    refresh_used_at: number | null;
+    created_at: number;
+    revoked_at: number | null;
+  };
   roles: {
     id: string;
     app_id: string;

@@ -20,6 +20,7 @@ import * as keyIpAllowlist from './0017-key-ip-allowlist.js';
 import * as accessTokens from './0019-access-tokens.js';
 import * as sessions from './0020-sessions.js';
 import * as roles from './0021-roles.js';
+import * as oauth from './0022-oauth.js';
 import * as regions from './0018-regions.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0019-access-tokens': accessTokens,
   '0020-sessions': sessions,
   '0021-roles': roles,
+  '0022-oauth': oauth,
 };

@@ -4,3 +4,6 @@ export { SessionStore, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionIdHash } fro
 export { SIGN_IN_WINDOW_MS } from './sign-in-attempts.js';
 export { CSRF_COOKIE, SESSION_COOKIE, sessionSecretOf, sessionSigner } from './web-session.js';
 export { safeNextPath } from './next-path.js';
+export { type PageKit } from './page-routes.js';
+export { csrfField, messagePage, page, PAGE_CONTENT_SECURITY_POLICY } from './layout.js';
+export { replyPage } from './page-replies.js';

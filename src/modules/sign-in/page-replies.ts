@@ -4,8 +4,9 @@ import { messagePage, PAGE_CONTENT_SECURITY_POLICY } from './layout.js';
 
 /** Every answer of the pages: our policy, no framing, no sniffing, no referrer (a `?next=` stays here), no caching. */
 export function securePage(reply: FastifyReply): FastifyReply {
+  // A page may widen the policy it was given (the consent page lets its form lead to the client).
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY);
   return reply
-    .header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
     .header('x-content-type-options', 'nosniff')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeNextPath } from './next-path.js';
 import { replyPage, pageErrorHandler, securePage } from './page-replies.js';
 import { changePassword, createPersonalToken, MAX_PASSWORD_LENGTH, revokePersonalToken, settingsOf, signedInPerson, signIn } from './service.js';
@@ -32,7 +32,16 @@ const DONE: Record<string, string> = {
   revoked: 'The token was revoked: it no longer works.',
 };
 
+/** What other modules' pages get from this scope: the signed-in person and CSRF tokens for their forms. */
+export interface PageKit {
+  /** The signed-in person, or null after answering with a redirect to the sign-in form (which returns here on GET). */
+  personOf(request: FastifyRequest, reply: FastifyReply): Promise<{ id: string; email: string; fullname: string; organizationId: string } | null>;
+  csrfTokenFor(request: FastifyRequest, reply: FastifyReply): string;
+}
+
 export interface SignInPageOptions {
+  /** More pages that live in this scope (sessions, CSRF, the pages' error handler), such as the OAuth consent page. */
+  morePages?: ((app: FastifyInstance, kit: PageKit) => Promise<void>)[];
   /** Called with the id of a token revoked on the settings page, so that it stops working at once in this process. */
   onTokenRevoked(tokenId: string): void;
 }
@@ -67,6 +76,7 @@ export const signInPageRoutes: FastifyPluginAsyncTypebox<SignInPageOptions> = as
     return replyPage(reply, status, settingsPage({ csrfToken: csrfTokenFor(request, reply), person, tokens, apps, ...extra }));
   };
   const csrf = app.csrfProtection;
+  for (const pages of options.morePages ?? []) await pages(app, { personOf, csrfTokenFor });
 
   app.get('/sign-in', {
     config: { access: 'public' },
