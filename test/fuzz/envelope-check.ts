@@ -8,8 +8,11 @@ import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const KNOWN_CODES: ReadonlySet<number> = new Set(Object.values(ErrorCode));
 const ENVELOPE_KEYS = ['data', 'error_code', 'error_msg', 'success'];
+/** What the OAuth endpoints' refusals add to the envelope, so that standard OAuth clients read them (RFC 6749 §5.2). */
+const OAUTH_KEYS = ['error', 'error_description'];
 
-export function envelopeProblems(status: number, body: string): string[] {
+/** `oauth`: the OAuth endpoints, whose refusals also carry the RFC's `error` and `error_description`. */
+export function envelopeProblems(status: number, body: string, oauth = false): string[] {
   const problems: string[] = [];
   if (status >= 500) problems.push(`HTTP ${status}`);
   let parsed: unknown;
@@ -20,7 +23,9 @@ export function envelopeProblems(status: number, body: string): string[] {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [...problems, 'the body is not a JSON object'];
   const envelope = parsed as Record<string, unknown>;
-  const keys = Object.keys(envelope).sort();
+  const keys = Object.keys(envelope)
+    .filter((key) => !(oauth && envelope.success === false && OAUTH_KEYS.includes(key)))
+    .sort();
   if (JSON.stringify(keys) !== JSON.stringify(ENVELOPE_KEYS)) problems.push(`the keys are ${JSON.stringify(keys)}, not the envelope's`);
   if (typeof envelope.success !== 'boolean') problems.push('success is not a boolean');
   if (typeof envelope.error_code !== 'number') problems.push('error_code is not a number');

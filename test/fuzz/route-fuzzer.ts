@@ -49,7 +49,7 @@ export async function fuzzRoutes(ctx: ApiContext, world: FuzzWorld): Promise<Fuz
     });
     requests += 1;
     statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
-    const problems = envelopeProblems(response.statusCode, response.body);
+    const problems = envelopeProblems(response.statusCode, response.body, request.template.startsWith('/oauth/'));
     // Only an accepted write may change anything (a refused one applies nothing, house rule 6); the
     // final snapshot comparison catches a refused request that wrote all the same.
     const accepted = request.method !== 'GET' && response.statusCode < 400;

@@ -82,7 +82,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ onRevoked(): void }> = asy
 
   app.get('/.well-known/oauth-authorization-server', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Authorization server metadata (RFC 8414)' },
+    // A standard document, not the enveloped API: left out of the OpenAPI description (and so of its fuzzing).
+    schema: { hide: true, summary: 'Authorization server metadata (RFC 8414)' },
     handler: async () => {
       const issuer = app.config.publicUrl.replace(/\/$/, '');
       return {
