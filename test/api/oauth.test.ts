@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { createClient, setClientEnabled, type ClientView } from '../../src/modules/oauth/index.js';
 import { describeApi } from '../helpers/api-harness.js';
+import { addPerson } from '../helpers/people.js';
 import { csrfOf, WebClient } from '../helpers/web-client.js';
 
 /**
@@ -24,14 +25,14 @@ describeApi(
       ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(fields).toString() });
     const authorizeUrl = (client: ClientView, extra: Record<string, string> = {}) =>
       `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, scope: 'app:get record:list', state: 'xyz 1/2', code_challenge: challenge, code_challenge_method: 'S256', ...extra })}`;
-    const signedIn = async () => {
+    const signedIn = async (email = ctx.setup.owner.email, password = ctx.setup.owner.password) => {
       const web = new WebClient(ctx.app);
-      await web.signIn(ctx.setup.owner.email, ctx.setup.owner.password);
+      expect((await web.signIn(email, password)).status).toBe(303);
       return web;
     };
-    /** Consent as the owner: the code from the redirect. */
-    const codeFor = async (client: ClientView, extra: Record<string, string> = {}) => {
-      const web = await signedIn();
+    /** Consent as the owner (or as `web`'s person): the code from the redirect. */
+    const codeFor = async (client: ClientView, extra: Record<string, string> = {}, web?: WebClient) => {
+      web ??= await signedIn();
       const page = await web.get(authorizeUrl(client, extra));
       expect(page.status).toBe(200);
       const fields = Object.fromEntries(new URL(`http://x${authorizeUrl(client, extra)}`).searchParams);
@@ -171,6 +172,48 @@ describeApi(
       expect(list.body).toMatchObject({ error_code: 600320 });
       const wider = await form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: confidential.clientId, client_secret: confidential.clientSecret!, scope: 'app:get record:list' });
       expect(wider.json()).toMatchObject({ error_code: 600312, error: 'invalid_scope' });
+    });
+
+    it('refuses at consent a person who is not a member of the client\'s organization (600320, sent back with state)', async () => {
+      const email = `outsider-${ctx.engine}@example.com`;
+      await addPerson(ctx, email, 'outsider password', { now, membership: 'none' });
+      const web = await signedIn(email, 'outsider password');
+      const page = await web.get(authorizeUrl(confidential));
+      expect(page.status).toBe(303);
+      const refusal = new URL(page.location!);
+      expect(`${refusal.origin}${refusal.pathname}`).toBe(REDIRECT);
+      expect(Object.fromEntries(refusal.searchParams)).toMatchObject({ error: 'access_denied', error_code: '600320', state: 'xyz 1/2' });
+      expect(refusal.searchParams.has('code')).toBe(false);
+      // Nor can the consent form be posted past the page.
+      const fields = Object.fromEntries(new URL(`http://x${authorizeUrl(confidential)}`).searchParams);
+      const forced = await web.post('/oauth/authorize', { ...fields, _csrf: csrfOf((await web.get('/settings')).body), decision: 'allow' });
+      expect(new URL(forced.location!).searchParams.get('error_code')).toBe('600320');
+    });
+
+    it("refuses the tokens of a person who was disabled (600101), on the API and at refresh", async () => {
+      const email = `leaver-${ctx.engine}@example.com`;
+      const accountId = await addPerson(ctx, email, 'leaver password', { now, membership: 'admin' });
+      const tokens = (await exchange(confidential, await codeFor(confidential, {}, await signedIn(email, 'leaver password')))).json<{ access_token: string; refresh_token: string }>();
+      expect((await callApi(tokens.access_token)).body).toMatchObject({ success: true });
+      await ctx.database.db.updateTable('accounts').set({ status: 2 }).where('id', '=', accountId).execute();
+      now += 6_000;
+      const refused = await callApi(tokens.access_token);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ error_code: 600101 });
+      expect((await refresh(confidential, tokens.refresh_token)).json()).toMatchObject({ error_code: 600101, error: 'invalid_grant' });
+    });
+
+    it('answers a grant type no client is allowed with 600302 (unauthorized_client), and an unknown one with 600000 (invalid_request)', async () => {
+      const post = (grant_type: string) => form({ grant_type, client_id: confidential.clientId, client_secret: confidential.clientSecret!, username: ctx.setup.owner.email, password: ctx.setup.owner.password, scope: 'app:get' });
+      for (const grant_type of ['client_credentials', 'password']) {
+        const answer = await post(grant_type);
+        expect(answer.statusCode, grant_type).toBe(400);
+        expect(answer.json(), grant_type).toMatchObject({ success: false, error_code: 600302, error: 'unauthorized_client' });
+        expect(answer.json<{ access_token?: string }>().access_token, grant_type).toBeUndefined();
+      }
+      // The library names a grant type it does not know an invalid request.
+      expect((await post('madeup')).json()).toMatchObject({ error_code: 600000, error: 'invalid_request', error_msg: '`grant_type` is invalid' });
+      expect((await form({ client_id: confidential.clientId, client_secret: confidential.clientSecret! })).json()).toMatchObject({ error_code: 600000, error: 'invalid_request' });
     });
 
     it('publishes its metadata (RFC 8414) and registers clients through the admin API', async () => {

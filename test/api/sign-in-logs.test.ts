@@ -1,17 +1,11 @@
-import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/sign-in/index.js';
 import { describeApi } from '../helpers/api-harness.js';
+import { capturedLog } from '../helpers/captured-log.js';
 import { csrfOf, WebClient } from '../helpers/web-client.js';
 
 /** Every line the server logs in this file, at the most talkative level. */
-const lines: string[] = [];
-const stream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(chunk.toString('utf8'));
-    done();
-  },
-});
+const captured = capturedLog();
 
 /**
  * No password, token or session id reaches the log: the flows of the pages (a failed and a right
@@ -41,7 +35,7 @@ describeApi(
       expect((await web.post('/sign-out', { _csrf: 'forged' })).status).toBe(403);
       expect((await web.submit('/settings', '/sign-out', {})).status).toBe(303);
 
-      const log = lines.join('');
+      const log = captured.text();
       // The log was on and saw these requests, so an empty search would mean something.
       expect(log).toContain('/settings/tokens');
       expect(log).toContain('Invalid csrf token');
@@ -49,5 +43,5 @@ describeApi(
     });
   },
   { LOG_LEVEL: 'trace' },
-  { logger: { level: 'trace', stream } },
+  { logger: { level: 'trace', stream: captured.stream } },
 );

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSessionStrategy } from '../../src/auth/session-strategy.js';
-import { hashPassword } from '../../src/modules/people/index.js';
 import { safeNextPath, SESSION_COOKIE, SessionStore, sessionSecretOf, sessionSigner, SIGN_IN_WINDOW_MS } from '../../src/modules/sign-in/index.js';
-import { newGuid } from '../../src/shared/ids.js';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { addPerson } from '../helpers/people.js';
 import { alertOf, csrfOf, WebClient } from '../helpers/web-client.js';
 
 /**
@@ -20,15 +19,7 @@ let lastIp = 0;
 /** A client from an address of its own, so that the per-address limit of one test does not reach another. */
 const browser = (ctx: ApiContext) => new WebClient(ctx.app, `10.0.${Math.floor(++lastIp / 250)}.${lastIp % 250}`);
 
-async function person(ctx: ApiContext, email: string, password: string, status = 1): Promise<string> {
-  const id = newGuid();
-  await ctx.database.db
-    .insertInto('accounts')
-    .values({ id, organization_id: ctx.setup.organizationId, email, fullname: email.split('@')[0], password_hash: await hashPassword(password), status, created_at: now })
-    .execute();
-  await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: 0, status: 1, joined_at: now }).execute();
-  return id;
-}
+const person = (ctx: ApiContext, email: string, password: string, status = 1) => addPerson(ctx, email, password, { now, status });
 
 describe('safeNextPath', () => {
   it('keeps paths of this server and refuses everything that could leave it', () => {

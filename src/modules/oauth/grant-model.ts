@@ -100,6 +100,7 @@ export function grantModel(request: GrantRequest, outcome: GrantOutcome): OAuth2
         return refuse(ErrorCode.OAuthRefreshRefused, 'this refresh token was already used: every token of this authorization is now revoked');
       }
       if (row.revoked_at !== null) return refuse(ErrorCode.OAuthAuthorizationExpired, 'this authorization was revoked');
+      if (Number(row.account_status) !== 1) return refuse(ErrorCode.OAuthAuthorizationExpired, 'the person of this authorization is disabled');
       if (row.refresh_expires_at !== null && Number(row.refresh_expires_at) <= now) return refuse(ErrorCode.OAuthRefreshInvalid, 'this refresh token expired');
       const scopes = json(row.scopes);
       if (!scopes.every((scope) => clientScopes.includes(scope))) return refuse(ErrorCode.OAuthScopeChanged, "the client's scopes changed since this authorization: ask the person to consent again");

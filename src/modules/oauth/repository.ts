@@ -48,8 +48,15 @@ export async function tokenByAccessHash(db: Executor, hash: string): Promise<Tok
   return db.selectFrom('oauth_tokens').selectAll().where('access_hash', '=', hash).executeTakeFirst();
 }
 
-export async function tokenByRefreshHash(db: Executor, hash: string): Promise<TokenRow | undefined> {
-  return db.selectFrom('oauth_tokens').selectAll().where('refresh_hash', '=', hash).executeTakeFirst();
+/** A refresh token with its person's status (a disabled or deleted person's tokens are refused). */
+export async function tokenByRefreshHash(db: Executor, hash: string): Promise<(TokenRow & { account_status: number | null }) | undefined> {
+  return db
+    .selectFrom('oauth_tokens as t')
+    .leftJoin('accounts as a', 'a.id', 't.account_id')
+    .selectAll('t')
+    .select('a.status as account_status')
+    .where('t.refresh_hash', '=', hash)
+    .executeTakeFirst();
 }
 
 /** Marks a refresh token used; false when it already was (a reuse). */
