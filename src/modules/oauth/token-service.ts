@@ -72,7 +72,9 @@ export async function exchangeToken(call: TokenCall): Promise<TokenAnswer> {
     if (error instanceof OAuth2Server.OAuthError) throw refusalOfLibraryError(error, call.body.grant_type);
     throw error;
   }
-  return response.body as TokenAnswer;
+  // The library counts expires_in down from the real clock, a second short when it ticks meanwhile:
+  // every token is issued for the whole configured lifetime, so that is what is answered.
+  return { ...(response.body as TokenAnswer), expires_in: Math.round(call.accessTokenLifetimeMs / 1000) };
 }
 
 /**
