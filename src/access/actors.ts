@@ -1,13 +1,33 @@
 import type { Actor } from '../shared/actor.js';
-import { administratorGrants, NO_GRANTS } from './grants.js';
+import { administratorGrants, FULL_WORKSHEET, NO_GRANTS, NO_WORKSHEET, type Grants, type WorksheetGrant } from './grants.js';
 
 /**
  * An app key's actor: an administrator of its one application (reading only, for a read-only
  * key), writing as the pseudo-user `user-api`.
  * @example appKeyActor({ keyId, appId, organizationId, readOnly: false })
  */
-export function appKeyActor(key: { keyId: string; appId: string; organizationId: string; readOnly: boolean }): Actor {
-  return { kind: 'appKey', appId: key.appId, organizationId: key.organizationId, userId: null, accountId: 'user-api', credentialId: key.keyId, scopes: null, grants: administratorGrants(key.readOnly), organizationAdmin: false };
+export function appKeyActor(key: { keyId: string; appId: string; organizationId: string; readOnly: boolean; worksheets?: readonly KeyWorksheetRights[] | null }): Actor {
+  const grants = key.worksheets ? customKeyGrants(key.worksheets, key.readOnly) : administratorGrants(key.readOnly);
+  return { kind: 'appKey', appId: key.appId, organizationId: key.organizationId, userId: null, accountId: 'user-api', credentialId: key.keyId, scopes: null, grants, organizationAdmin: false };
+}
+
+/** A custom key's rights in one worksheet (the public type 10: canRead, canAdd, canEdit, canRemove). */
+export interface KeyWorksheetRights {
+  id: string;
+  read: boolean;
+  add: boolean;
+  edit: boolean;
+  delete: boolean;
+}
+
+/**
+ * A custom key reaches only its worksheets, each record of them as its rights say, every field; it
+ * does not administer the application (no structure changes).
+ */
+function customKeyGrants(worksheets: readonly KeyWorksheetRights[], readOnly: boolean): Grants {
+  const reach = (allowed: boolean): 'all' | 'none' => (allowed ? 'all' : 'none');
+  const granted = worksheets.map((w): [string, WorksheetGrant] => [w.id, { ...FULL_WORKSHEET, read: reach(w.read), add: w.add, edit: reach(w.edit), delete: reach(w.delete) }]);
+  return { administrator: false, readOnly, worksheets: new Map(granted), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
 }
 
 /**

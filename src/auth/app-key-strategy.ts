@@ -3,7 +3,7 @@ import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { Executor } from '../db/connection.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
-import { appKeyActor, ipAllowlist, type IpAllowlist } from '../access/index.js';
+import { appKeyActor, ipAllowlist, type IpAllowlist, type KeyWorksheetRights } from '../access/index.js';
 import { signMatches } from './sign.js';
 
 interface CachedKey {
@@ -14,6 +14,8 @@ interface CachedKey {
   readOnly: boolean;
   /** The addresses the key may be used from; null: any. */
   allowlist: IpAllowlist | null;
+  /** A custom key's worksheets and rights; null: every worksheet. */
+  worksheets: KeyWorksheetRights[] | null;
   loadedAt: number;
 }
 
@@ -48,7 +50,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
     const row = await db
       .selectFrom('app_keys')
       .innerJoin('apps', 'apps.id', 'app_keys.app_id')
-      .select(['app_keys.id', 'app_keys.app_id', 'app_keys.sign_hash', 'app_keys.read_only', 'app_keys.allowed_ips', 'apps.organization_id'])
+      .select(['app_keys.id', 'app_keys.app_id', 'app_keys.sign_hash', 'app_keys.read_only', 'app_keys.allowed_ips', 'app_keys.worksheet_permissions', 'apps.organization_id'])
       .where('app_keys.app_key', '=', appKey)
       .executeTakeFirst();
     if (!row) {
@@ -62,6 +64,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       signHash: row.sign_hash,
       readOnly: row.read_only === 1,
       allowlist: allowlistOf(row.allowed_ips),
+      worksheets: row.worksheet_permissions === null ? null : (JSON.parse(row.worksheet_permissions) as KeyWorksheetRights[]),
       loadedAt: Date.now(),
     };
     cache.set(appKey, entry);

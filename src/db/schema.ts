@@ -118,6 +118,8 @@ export interface MetaSchema {
     created_at: number;
     /** JSON array of the addresses and CIDR ranges the key may be used from; null: any. */
     allowed_ips: string | null;
+    /** JSON array `[{id, read, add, edit, delete}]` of the worksheets a custom key may reach; null: every worksheet. */
+    worksheet_permissions: string | null;
   };
   sections: {
     id: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { setKeyAllowlist } from '../../modules/app-keys/index.js';
+import { setKeyAllowlist, setKeyWorksheets } from '../../modules/app-keys/index.js';
 import { addKey } from '../../modules/setup/index.js';
 import { printResult, withDatabase } from './with-database.js';
 
@@ -18,11 +18,29 @@ export function registerKeys(program: Command): void {
     .requiredOption('--app <appId>', 'the application id')
     .option('--read-only', 'the key may only read')
     .option('--allow-ip <cidr>', 'only this address or CIDR range may use the key (repeat for several)', collect, [])
+    .option('--worksheet <id[:rights]>', 'a custom key: only this worksheet, with rights read+add+edit+delete (default read; repeat for several)', collect, [])
     .option('--json', 'print JSON')
-    .action(async (options: { app: string; readOnly?: boolean; allowIp: string[]; json?: boolean }) => {
+    .action(async (options: { app: string; readOnly?: boolean; allowIp: string[]; worksheet: string[]; json?: boolean }) => {
       const allowedIps = options.allowIp.length > 0 ? options.allowIp : null;
-      const result = await withDatabase((db) => addKey(db, options.app, options.readOnly === true, Date.now(), allowedIps));
+      const result = await withDatabase(async (db) => {
+        const issued = await addKey(db, options.app, options.readOnly === true, Date.now(), allowedIps);
+        const custom = options.worksheet.length > 0 ? await setKeyWorksheets(db, issued.appKey, options.worksheet) : null;
+        return { ...issued, ...(custom ? { worksheets: custom.worksheets } : {}) };
+      });
       printResult({ ...result, ...(allowedIps ? { allowedIps } : {}) }, options.json === true);
+    });
+  keys
+    .command('worksheets')
+    .description('make a key custom: only the listed worksheets (--worksheet, repeatable), or every worksheet again (--all); running servers see it within 30 s')
+    .requiredOption('--key <appKey>', 'the app key (its public part, the Appkey header)')
+    .option('--worksheet <id[:rights]>', 'a worksheet the key may reach, with rights read+add+edit+delete (default read)', collect, [])
+    .option('--all', 'every worksheet of the application')
+    .option('--json', 'print JSON')
+    .action(async (options: { key: string; worksheet: string[]; all?: boolean; json?: boolean }, command: Command) => {
+      if (options.all === true && options.worksheet.length > 0) command.error('error: give either --worksheet or --all, not both');
+      if (options.all !== true && options.worksheet.length === 0) command.error('error: give --worksheet ID[:rights] (repeatable) or --all');
+      const result = await withDatabase((db) => setKeyWorksheets(db, options.key, options.all === true ? null : options.worksheet));
+      printResult({ appKey: result.appKey, worksheets: result.worksheets === null ? 'all' : JSON.stringify(result.worksheets) }, options.json === true);
     });
   keys
     .command('allow-ip')

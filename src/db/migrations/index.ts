@@ -21,6 +21,7 @@ import * as accessTokens from './0019-access-tokens.js';
 import * as sessions from './0020-sessions.js';
 import * as roles from './0021-roles.js';
 import * as oauth from './0022-oauth.js';
+import * as keyWorksheets from './0023-key-worksheets.js';
 import * as regions from './0018-regions.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0020-sessions': sessions,
   '0021-roles': roles,
   '0022-oauth': oauth,
+  '0023-key-worksheets': keyWorksheets,
 };

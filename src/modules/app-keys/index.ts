@@ -1,2 +1,2 @@
 /** App keys: issued by the CLI and at first run; checked by auth/app-key-strategy. */
-export { firstKeyOf, issueKey, setKeyAllowlist, type IssuedKey } from './service.js';
+export { firstKeyOf, issueKey, setKeyAllowlist, setKeyWorksheets, type IssuedKey, type KeyWorksheet } from './service.js';

@@ -60,3 +60,50 @@ export async function setKeyAllowlist(db: Executor, appKey: string, allowedIps: 
   if (Number(result.numUpdatedRows) === 0) throw AppError.notFound(`no app key "${appKey}"`);
   return { appKey, allowedIps: allowed === null ? null : (JSON.parse(allowed) as string[]) };
 }
+
+/** A custom key's rights in one worksheet. */
+export interface KeyWorksheet {
+  id: string;
+  read: boolean;
+  add: boolean;
+  edit: boolean;
+  delete: boolean;
+}
+
+const KEY_RIGHTS = ['read', 'add', 'edit', 'delete'] as const;
+
+/**
+ * A custom key's worksheets from `ID` (reading) or `ID:read+add+edit+delete` entries, each checked
+ * (a worksheet of the key's application, known rights; 10002 naming the entry).
+ * @example parseKeyWorksheets(['ws1', 'ws2:read+edit'])
+ */
+export function parseKeyWorksheets(entries: readonly string[]): Array<{ id: string; rights: Set<string> }> {
+  if (entries.length === 0) throw AppError.invalidValue('worksheets: name at least one worksheet (or none at all, for every worksheet)');
+  return entries.map((entry) => {
+    const [id, rights = 'read'] = entry.split(':', 2).map((part) => part.trim());
+    const named = new Set(rights.split('+').map((r) => r.trim().toLowerCase()));
+    const unknown = [...named].find((r) => !(KEY_RIGHTS as readonly string[]).includes(r));
+    if (!id || unknown !== undefined) throw AppError.invalidValue(`worksheets: "${entry.slice(0, 120)}" is not ID or ID:read+add+edit+delete`);
+    return { id, rights: named };
+  });
+}
+
+/**
+ * Makes a key custom (the public type 10): it reaches only the listed worksheets, with their rights
+ * (changing a record needs reading it too: every listed worksheet is readable); null: every
+ * worksheet again. Running servers see the change within 30 s (the key cache).
+ */
+export async function setKeyWorksheets(db: Executor, appKey: string, entries: readonly string[] | null): Promise<{ appKey: string; worksheets: KeyWorksheet[] | null }> {
+  const key = await db.selectFrom('app_keys').select(['id', 'app_id']).where('app_key', '=', appKey.trim()).executeTakeFirst();
+  if (!key) throw AppError.notFound(`no app key "${appKey.slice(0, 40)}"`);
+  let worksheets: KeyWorksheet[] | null = null;
+  if (entries !== null) {
+    const parsed = parseKeyWorksheets(entries);
+    const known = new Set((await db.selectFrom('worksheets').select('id').where('app_id', '=', key.app_id).execute()).map((w) => w.id));
+    const stranger = parsed.find((p) => !known.has(p.id));
+    if (stranger) throw AppError.invalidValue(`worksheets: no worksheet "${stranger.id.slice(0, 80)}" in the key's application`);
+    worksheets = parsed.map((p) => ({ id: p.id, read: true, add: p.rights.has('add'), edit: p.rights.has('edit'), delete: p.rights.has('delete') }));
+  }
+  await db.updateTable('app_keys').set({ worksheet_permissions: worksheets === null ? null : JSON.stringify(worksheets) }).where('id', '=', key.id).execute();
+  return { appKey: appKey.trim(), worksheets };
+}
