@@ -6,11 +6,12 @@ import type { ScopeName } from './scopes.js';
  * runs: a credential without the scope is refused (10005; 600320 through OAuth), so is a
  * read-only credential on a route that writes, and a caller that does not administer the
  * application on a route that changes its structure (`administer`). The admin API (`/admin/…`)
- * has no public scope: it is for a person who administers the organization (`organization`). Rights on worksheets, records
+ * is for a person who administers the organization (`organization`), under our own scope
+ * `admin:organization` (the public interface has none for it). Rights on worksheets, records
  * and fields depend on the data, and are checked by the services.
  * @example app.get('/app', { config: { access: reads('app:get') }, … })
  */
-export type RouteAccess = 'public' | { scope: ScopeName; right: 'read' | 'write' | 'administer' } | { scope: null; right: 'organization' };
+export type RouteAccess = 'public' | { scope: ScopeName; right: 'read' | 'write' | 'administer' | 'organization' };
 
 /** A route that reads, under `scope`. */
 export function reads(scope: ScopeName): RouteAccess {
@@ -32,5 +33,5 @@ export function administers(scope: ScopeName): RouteAccess {
  * only a person who administers the organization; app keys are refused (10005).
  */
 export function administersOrganization(): RouteAccess {
-  return { scope: null, right: 'organization' };
+  return { scope: 'admin:organization', right: 'organization' };
 }

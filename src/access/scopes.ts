@@ -85,6 +85,8 @@ export const SCOPES = {
   'public:find_department': org(50100),
   'public:find_member': org(50200),
   'public:get_regions': user(50300),
+  // Ours, not the public service's: the admin API (`/admin/…`). Code 990100 is outside the public ranges.
+  'admin:organization': org(990100),
 } as const satisfies Record<string, ScopeInfo>;
 
 export type ScopeName = keyof typeof SCOPES;

@@ -61,8 +61,8 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
     }
     if (admit) await admit(request, reply, actor);
     if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
+    requireScope(actor, access.scope);
     if (access.right === 'organization') requireOrganizationAdministrator(actor);
-    else requireScope(actor, access.scope);
     if (access.right === 'write') requireWriting(actor);
     if (access.right === 'administer') requireAdministrator(actor, 'change its structure');
     request.actor = actor;

@@ -32,7 +32,7 @@ interface Department {
 describeApi('admin API: people and departments of the organization', (ctx) => {
   let admin: Record<string, string>;
   let sheet: Sheet;
-  const bearer = async (accountId: string) => ({ authorization: `Bearer ${(await createToken(ctx.database.db, accountId, { name: 'admin', scopes: ['user:me'] }, Date.now())).token}` });
+  const bearer = async (accountId: string, scopes = ['admin:organization']) => ({ authorization: `Bearer ${(await createToken(ctx.database.db, accountId, { name: 'admin', scopes }, Date.now())).token}` });
   const call = <T>(method: string, url: string, body?: unknown, headers = admin) => ctx.call<T>(method, url, body, headers);
   const refused = (response: ApiResponse, code: number, message: string) => expect({ status: response.status, code: response.body.error_code, message: response.body.error_msg }).toEqual({ status: expect.any(Number), code, message });
 
@@ -55,6 +55,8 @@ describeApi('admin API: people and departments of the organization', (ctx) => {
     const created = await call<{ user: User }>('POST', '/admin/users', { email: 'member@example.org', fullname: 'Plain Member', password: 'long enough' });
     const member = await call('GET', '/admin/departments', undefined, await bearer(created.body.data.user.accountId));
     refused(member, 10005, 'only an administrator of the organization may use the admin API; app keys cannot');
+    // An administrator's token needs our scope admin:organization (in "all"): a narrower one is refused.
+    refused(await ctx.call('GET', '/admin/users', undefined, await bearer(ctx.setup.owner.accountId, ['user:me'])), 10005, 'this credential was not given the scope admin:organization');
     expect((await ctx.call('GET', '/v3/admin/users')).status).toBe(404);
   });
 
