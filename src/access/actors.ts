@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.js';
-import { administratorGrants, FULL_WORKSHEET, NO_GRANTS, NO_WORKSHEET, type Grants, type WorksheetGrant } from './grants.js';
+import { administratorGrants, FULL_WORKSHEET, NO_WORKSHEET, type Grants, type WorksheetGrant } from './grants.js';
 
 /**
  * An app key's actor: an administrator of its one application (reading only, for a read-only
@@ -36,31 +36,4 @@ function customKeyGrants(worksheets: readonly KeyWorksheetRights[], readOnly: bo
  */
 export function systemActor(work: { job: string; appId: string; organizationId: string; accountId: string; writes: boolean }): Actor {
   return { kind: 'system', appId: work.appId, organizationId: work.organizationId, userId: null, accountId: work.accountId, credentialId: `system:${work.job}`, scopes: null, grants: administratorGrants(!work.writes), organizationAdmin: false };
-}
-
-/**
- * A person's actor above applications (the admin API, the user's own view): the strategies that
- * recognise people (personal access tokens, sessions) resolve the organization and whether the
- * person administers it, and build it here. Grants in an application come later, with roles.
- * @example userActor({ kind: 'token', accountId, organizationId, organizationAdmin: true, credentialId: tokenId, scopes: null })
- */
-export function userActor(person: {
-  kind: 'session' | 'token' | 'oauth';
-  accountId: string;
-  organizationId: string;
-  organizationAdmin: boolean;
-  credentialId: string;
-  scopes: ReadonlySet<string> | null;
-}): Actor {
-  return {
-    kind: person.kind,
-    appId: '',
-    organizationId: person.organizationId,
-    userId: person.accountId,
-    accountId: person.accountId,
-    credentialId: person.credentialId,
-    scopes: person.scopes,
-    grants: NO_GRANTS,
-    organizationAdmin: person.organizationAdmin,
-  };
 }

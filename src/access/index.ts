@@ -18,8 +18,8 @@ export {
   writesField,
   type WorksheetRight,
 } from './policy.js';
-export { EVERY_ROW_FOR_THE_SERVER, rowsFor, type ScopedRows } from './row-scope.js';
+export { rowsFor, type ScopedRows } from './row-scope.js';
 export { SCOPES, scopeNamed, type ScopeLevel, type ScopeName } from './scopes.js';
 export { administers as administersRoute, administersOrganization, reads, writes, type RouteAccess } from './route-access.js';
-export { appKeyActor, systemActor, userActor, type KeyWorksheetRights } from './actors.js';
+export { appKeyActor, systemActor, type KeyWorksheetRights } from './actors.js';
 export { ipAllowlist, ipRangeProblem, type IpAllowlist } from './ip-allowlist.js';

@@ -49,9 +49,3 @@ export function rowsFor(actor: Actor, scope: FilterScope, right: Exclude<Workshe
   const own = compileFilter({ ...scope, hiddenFields: undefined, selfAccountId: actor.accountId }, scopeFilter(actor, scope, reach), 'data scope');
   return scoped(bothOf(own, filter));
 }
-
-/**
- * Every row, for reads that are not a caller's: the server's own checks of what a write left. Named
- * so that each use stands out in review; a caller's read goes through `rowsFor`.
- */
-export const EVERY_ROW_FOR_THE_SERVER: ScopedRows = scoped(EVERY_ROW);

@@ -10,6 +10,7 @@ export { createGroup, deleteGroup, listGroups, renameGroup, type GroupKind, type
 export { importOrganization, type ImportReport } from './org-import.js';
 export { activeMembers } from './repository.js';
 export { existingDepartments } from './department-repository.js';
+export { existingGroups } from './group-repository.js';
 export { peopleRoutes } from './routes.js';
 export { departmentsNamed, membersNamed, organizationById, organizationMembership, organizationsOf, profileOf, type FoundMember, type LocatedDepartment } from './directory.js';
 export { maskedEmail, maskedMobile } from './masking.js';

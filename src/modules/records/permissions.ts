@@ -12,7 +12,8 @@ import { visibleLiveIds, type RowState } from './repository.js';
 
 /** Refuses a write naming a field the caller may not write (430014 naming it). */
 export function requireWritableFields(ctx: ServiceContext, schema: WorksheetSchema, values: Map<string, unknown>): void {
-  if (worksheetGrant(ctx.actor, schema.id).hiddenFields.size === 0 && worksheetGrant(ctx.actor, schema.id).readOnlyFields.size === 0) return;
+  const grant = worksheetGrant(ctx.actor, schema.id);
+  if (grant.hiddenFields.size === 0 && grant.readOnlyFields.size === 0) return;
   for (const id of values.keys()) requireFieldWrite(ctx.actor, schema.id, schema.byKey.get(id) ?? { id, name: id });
 }
 

@@ -97,19 +97,6 @@ export async function existingAccounts(db: Executor, organizationId: string, ids
   return new Set(rows.map((r) => r.account_id));
 }
 
-/** The ids among `ids` of the organization's jobs or organization roles. */
-export async function existingGroups(db: Executor, table: 'jobs' | 'org_roles', organizationId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom(table).select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
-/** A person's membership of an organization: whether it is active, and whether they administer it. */
-export async function membershipOf(db: Executor, organizationId: string, accountId: string): Promise<{ active: boolean; admin: boolean }> {
-  const row = await db.selectFrom('organization_members').select(['status', 'is_admin']).where('organization_id', '=', organizationId).where('account_id', '=', accountId).executeTakeFirst();
-  return { active: row !== undefined && Number(row.status) === 1, admin: row !== undefined && Number(row.is_admin) === 1 };
-}
-
 /** The departments, jobs and organization roles a person is in. */
 export async function groupsOf(db: Executor, accountId: string): Promise<{ departments: string[]; jobs: string[]; orgRoles: string[] }> {
   const [departments, jobs, orgRoles] = await Promise.all([
@@ -124,10 +111,10 @@ export async function groupsOf(db: Executor, accountId: string): Promise<{ depar
  * A person's subordinates: the people of the departments they manage and of every department below
  * those (the "own and subordinates'" data scope).
  */
-export async function subordinatesOf(db: Executor, organizationId: string, accountId: string): Promise<string[]> {
+export async function subordinatesOf(db: Executor, accountId: string, departmentParents: () => Promise<Map<string, string | null>>): Promise<string[]> {
   const managed = (await db.selectFrom('department_managers').select('department_id').where('account_id', '=', accountId).execute()).map((m) => m.department_id);
   if (managed.length === 0) return [];
-  const parents = await departmentParents(db, organizationId);
+  const parents = await departmentParents();
   const below = new Set(managed);
   for (let grew = true; grew; ) {
     grew = false;
@@ -140,12 +127,6 @@ export async function subordinatesOf(db: Executor, organizationId: string, accou
   }
   const people = await db.selectFrom('department_members').select('account_id').where('department_id', 'in', [...below]).execute();
   return [...new Set(people.map((p) => p.account_id))].filter((id) => id !== accountId);
-}
-
-export async function existingDepartments(db: Executor, organizationId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('departments').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
 }
 
 /** A department's ancestors (for a person in it, `department_tree` roles of those count too). */

@@ -7,6 +7,7 @@ import { loadSchema } from '../worksheets/index.js';
 import * as repository from './repository.js';
 import { normaliseRole, ROLE_TYPES, type NormalisedRole } from './role-input.js';
 import { noteStandingChange } from './standing.js';
+import { existingDepartments, existingGroups } from '../people/index.js';
 
 /**
  * Roles of the caller's application: what their members may do there (`permissionScope` and, for
@@ -156,9 +157,9 @@ const MEMBER_WORDS: Record<repository.MemberType, string> = { user: 'person', de
 async function knownMembers(ctx: ServiceContext, type: repository.MemberType, ids: string[]): Promise<Set<string>> {
   const org = ctx.actor.organizationId;
   if (type === 'user') return repository.existingAccounts(ctx.db, org, ids);
-  if (type === 'job') return repository.existingGroups(ctx.db, 'jobs', org, ids);
-  if (type === 'orgRole') return repository.existingGroups(ctx.db, 'org_roles', org, ids);
-  return repository.existingDepartments(ctx.db, org, ids);
+  if (type === 'job') return existingGroups(ctx.db, 'job', org, ids);
+  if (type === 'orgRole') return existingGroups(ctx.db, 'orgRole', org, ids);
+  return existingDepartments(ctx.db, org, ids);
 }
 
 /** The members a body names (each list by its key), checked against the organization (10002 naming the key and id). */

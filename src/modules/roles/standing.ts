@@ -2,6 +2,7 @@ import { administratorGrants, grantsFromRoles, type Grants } from '../../access/
 import type { Executor } from '../../db/connection.js';
 import * as repository from './repository.js';
 import { roleDefinitionOf, ROLE_TYPES } from './service.js';
+import { organizationMembership } from '../people/index.js';
 
 /**
  * Bumped by every change of roles or their members in this process: cached standings older than the
@@ -25,14 +26,20 @@ export interface Standing {
   grants: Grants;
 }
 
+/** Reads the organization's department tree (parent of each department) on first ask, and only once. */
+function onceDepartmentParents(db: Executor, organizationId: string): () => Promise<Map<string, string | null>> {
+  let parents: Promise<Map<string, string | null>> | null = null;
+  return () => (parents ??= repository.departmentParents(db, organizationId));
+}
+
 /**
  * Who a person is for role membership: themselves, their departments (`department`), those and every
  * department above them (`departmentTree`: a role given to a tree reaches the people of its
  * sub-departments), their jobs and their organization roles.
  */
-async function membershipsOf(db: Executor, organizationId: string, accountId: string): Promise<repository.MemberRef[]> {
+async function membershipsOf(db: Executor, accountId: string, departmentParents: () => Promise<Map<string, string | null>>): Promise<repository.MemberRef[]> {
   const groups = await repository.groupsOf(db, accountId);
-  const parents = groups.departments.length > 0 ? await repository.departmentParents(db, organizationId) : new Map<string, string | null>();
+  const parents = groups.departments.length > 0 ? await departmentParents() : new Map<string, string | null>();
   const trees = new Set<string>();
   for (const department of groups.departments) {
     for (let at: string | null | undefined = department; at && !trees.has(at); at = parents.get(at)) trees.add(at);
@@ -54,12 +61,14 @@ async function membershipsOf(db: Executor, organizationId: string, accountId: st
 export async function standingInApp(db: Executor, accountId: string, appId: string): Promise<Standing | null> {
   const app = await db.selectFrom('apps').select(['organization_id', 'owner_id']).where('id', '=', appId).executeTakeFirst();
   if (!app) return null;
-  const membership = await repository.membershipOf(db, app.organization_id, accountId);
-  const base = { organizationId: app.organization_id, member: membership.active, organizationAdmin: membership.active && membership.admin };
+  const membership = await organizationMembership(db, app.organization_id, accountId);
+  const base = { organizationId: app.organization_id, member: membership.active, organizationAdmin: membership.admin };
   if (app.owner_id === accountId) return { ...base, grants: administratorGrants(false) };
-  const held = await repository.rolesHeldBy(db, appId, await membershipsOf(db, app.organization_id, accountId));
+  // The department tree is read at most once, for the memberships and the subordinates alike.
+  const parents = onceDepartmentParents(db, app.organization_id);
+  const held = await repository.rolesHeldBy(db, appId, await membershipsOf(db, accountId, parents));
   if (held.some((role) => Number(role.role_type) === ROLE_TYPES.administrators)) return { ...base, grants: administratorGrants(false) };
-  const subordinates = held.length > 0 ? await repository.subordinatesOf(db, app.organization_id, accountId) : [];
+  const subordinates = held.length > 0 ? await repository.subordinatesOf(db, accountId, parents) : [];
   return { ...base, grants: grantsFromRoles(held.map(roleDefinitionOf), subordinates) };
 }
 
@@ -68,5 +77,5 @@ export async function standingInApp(db: Executor, accountId: string, appId: stri
  * department, department tree, job or organization role (`GET /v3/apps/list`; owners are added there).
  */
 export async function appsWithRolesOf(db: Executor, organizationId: string, accountId: string): Promise<Set<string>> {
-  return repository.appsWithRolesFor(db, organizationId, await membershipsOf(db, organizationId, accountId));
+  return repository.appsWithRolesFor(db, organizationId, await membershipsOf(db, accountId, onceDepartmentParents(db, organizationId)));
 }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { html, SafeHtml } from '../../shared/html-template.js';
+import { html, htmlDocument, inlineStyleSheet, type SafeHtml } from '../../shared/html-template.js';
 import { formatInstant, type SharedField, type SharedRecordView } from './record-view.js';
 import type { GoneReason } from './viewer-service.js';
 
@@ -24,36 +23,20 @@ button{font:inherit;padding:.45rem .9rem;border:0;border-radius:6px;background:#
 .error{color:#cf222e;font-weight:600}
 `;
 
+const SHEET = inlineStyleSheet(STYLE);
+
 /** The page's Content-Security-Policy: nothing but this style sheet, same-origin images and form posts. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  `style-src ${SHEET.policySource}`,
   "img-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The style sheet is ours, not a value: inserted as it is (its hash is in the policy). */
-const STYLE_ELEMENT_TEXT = new SafeHtml(STYLE);
-
 function page(title: string, body: SafeHtml): string {
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<style>${STYLE_ELEMENT_TEXT}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.text;
+  return htmlDocument(title, SHEET, body);
 }
 
 function sizeText(bytes: number): string {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { html, SafeHtml } from '../../shared/html-template.js';
+import { html, htmlDocument, inlineStyleSheet, type SafeHtml } from '../../shared/html-template.js';
 
 /**
  * The frame of the sign-in and settings pages: server-rendered, no JavaScript, one inline style
@@ -29,36 +28,20 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywh
 .muted{color:#59636e}
 `;
 
+const SHEET = inlineStyleSheet(STYLE);
+
 /** The pages' Content-Security-Policy: this style sheet, and forms posting to this server only. */
 export const PAGE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  `style-src ${SHEET.policySource}`,
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The style sheet is ours, not a value: inserted as it is (its hash is in the policy). */
-const STYLE_ELEMENT_TEXT = new SafeHtml(STYLE);
-
 /** A whole page. */
 export function page(title: string, body: SafeHtml): string {
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title} · Tabularium</title>
-<style>${STYLE_ELEMENT_TEXT}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.text;
+  return htmlDocument(`${title} · Tabularium`, SHEET, body);
 }
 
 /** The hidden field that carries a form's CSRF token. */

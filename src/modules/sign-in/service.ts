@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.js';
 import { AppError } from '../../shared/app-error.js';
 import { createToken, listTokens, revokeToken, type TokenInput, type TokenView } from '../access-tokens/index.js';
-import { hashPassword, verifyPassword } from '../people/index.js';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../people/index.js';
 import * as repository from './repository.js';
 import type { SignInAttempts } from './sign-in-attempts.js';
 
@@ -10,8 +10,8 @@ import type { SignInAttempts } from './sign-in-attempts.js';
  * answer and the same work whether or not the account exists), changing it, and a person's tokens.
  */
 
-/** The shortest password a person may choose. */
-export const MIN_PASSWORD_LENGTH = 8;
+/** The shortest password a person may choose: the people module's rule, for every way a password is set. */
+export { MIN_PASSWORD_LENGTH };
 /** The longest (scrypt reads it all; nobody types more). */
 export const MAX_PASSWORD_LENGTH = 1024;
 
