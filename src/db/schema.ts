@@ -298,4 +298,82 @@ export interface MetaSchema {
     path_en: string | null;
     last: number;
   };
+  /** The durable job queue (`src/jobs/`). */
+  background_jobs: {
+    id: string;
+    kind: string;
+    payload: string;
+    /** queued, running (claimed: `run_at` is the end of the lease) or failed (every attempt used). */
+    status: string;
+    run_at: number;
+    attempts: Generated<number>;
+    max_attempts: number;
+    locked_by: string | null;
+    last_error: string | null;
+    created_at: number;
+  };
+  workflows: {
+    id: string;
+    app_id: string;
+    name: string;
+    description: string;
+    trigger_type: number;
+    trigger_alias: string;
+    trigger_config: string;
+    trigger_worksheet_id: string | null;
+    /** draft (never published), published, closed (published once, now off). */
+    status: string;
+    published_version: Generated<number>;
+    draft_version: Generated<number>;
+    owner_id: string;
+    created_at: number;
+    updated_at: number;
+  };
+  workflow_nodes: {
+    id: string;
+    workflow_id: string;
+    alias: string;
+    node_type: string;
+    name: string;
+    description: string;
+    prev_alias: string | null;
+    parent_alias: string | null;
+    config: string;
+    created_at: number;
+  };
+  workflow_versions: { workflow_id: string; version: number; definition: string; published_at: number; published_by: string };
+  workflow_runs: {
+    id: string;
+    workflow_id: string;
+    version: number;
+    app_id: string;
+    status: string;
+    worksheet_id: string | null;
+    row_id: string | null;
+    trigger: string;
+    initiator_id: string;
+    chain_depth: number;
+    cursor: string | null;
+    state: string;
+    outputs: string | null;
+    error: string | null;
+    step_count: Generated<number>;
+    started_at: number;
+    updated_at: number;
+    ended_at: number | null;
+  };
+  workflow_steps: {
+    id: string;
+    run_id: string;
+    seq: number;
+    node_alias: string;
+    node_type: string;
+    status: string;
+    input: string | null;
+    output: string | null;
+    exit: string | null;
+    error: string | null;
+    started_at: number;
+    ended_at: number | null;
+  };
 }

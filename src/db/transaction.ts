@@ -8,7 +8,33 @@ import type { SqlDialect } from './dialect/sql-dialect.js';
  */
 export async function inTransaction<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
-  return db.transaction().execute(work);
+  let opened: Executor | undefined;
+  const result = await db.transaction().execute((trx) => {
+    opened = trx;
+    return work(trx);
+  });
+  const callbacks = opened && committed.get(opened);
+  if (callbacks) for (const callback of callbacks) callback();
+  return result;
+}
+
+const committed = new WeakMap<Executor, Array<() => void>>();
+
+/**
+ * Calls `callback` once the transaction `trx` (opened by `inTransaction`) has committed; not at all
+ * when it rolls back. For nudges that must not run before the data is visible (waking the job
+ * worker); nothing may depend on it for correctness, since a transaction opened elsewhere never
+ * calls it.
+ * @example onCommit(trx, () => jobs.wake())
+ */
+export function onCommit(trx: Executor, callback: () => void): void {
+  if (!trx.isTransaction) {
+    callback();
+    return;
+  }
+  const callbacks = committed.get(trx);
+  if (callbacks) callbacks.push(callback);
+  else committed.set(trx, [callback]);
 }
 
 /** How often a transaction the engine picked to give way is run again. */

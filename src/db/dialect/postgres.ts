@@ -66,6 +66,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
     migrationLockSql: 'SELECT pg_advisory_xact_lock(727001)',
     lockRowsSql: (table, sortedIds) => sql`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(sortedIds)}) ORDER BY id COLLATE "C" FOR UPDATE`,
     concurrentIndexBuild: true,
+    skipLocked: true,
     rowTableSuffix: '',
     indexNullsFirst: ' NULLS FIRST',
     columnType: (type) => COLUMN_TYPES[type],

@@ -74,6 +74,12 @@ export interface SqlDialect {
    */
   readonly concurrentIndexBuild: boolean;
   /**
+   * Whether `SELECT … FOR UPDATE SKIP LOCKED` exists, so that several workers claim different queued
+   * jobs at once (PostgreSQL). Without it (SQLite) the claiming UPDATE is serialised by the engine's
+   * single writer, which gives the same guarantee.
+   */
+  readonly skipLocked: boolean;
+  /**
    * How records get their number in their worksheet (`_autoid`, `autoid` on the wire). Where the
    * engine assigns it (PostgreSQL: an identity column, drawn from a sequence as rows are inserted, so
    * concurrent inserts hold no lock on a shared counter) the insert leaves the column out; elsewhere

@@ -146,6 +146,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     lockRowsSql: null,
     analyzeTableSql: (table) => `ANALYZE "${table.replace(/"/g, '')}"`,
     concurrentIndexBuild: false,
+    skipLocked: false,
     rowTableSuffix: ' WITHOUT ROWID',
     indexNullsFirst: '',
     columnType: (type) => COLUMN_TYPES[type],

@@ -1,0 +1,46 @@
+import type { NodeSpec } from './graph.js';
+
+/** Trigger kinds (facts §7.3, the public start app types). */
+export const TriggerType = {
+  worksheet: 1,
+  schedule: 5,
+  dateField: 6,
+  webhook: 7,
+  api: 17,
+} as const;
+
+/** Worksheet events a worksheet trigger listens to. */
+export type WorksheetEvent = 'create' | 'update' | 'create_or_update' | 'delete';
+
+/** A workflow's trigger as saved and as frozen in a version. */
+export interface TriggerSpec {
+  type: number;
+  /** The start node's alias, assigned by the system (`triggerAlias`). */
+  alias: string;
+  config: Record<string, unknown>;
+  /** For worksheet and date-field triggers: the worksheet's id. */
+  worksheetId: string | null;
+}
+
+/** The config of a worksheet-event trigger (type 1). */
+export interface WorksheetTriggerConfig {
+  worksheetId: string;
+  event: WorksheetEvent;
+  /** Updates trigger only when one of these fields changed (ids); any field when empty. */
+  triggerFields?: string[];
+  /** Only records passing this filter (the list filter language) trigger. */
+  filter?: unknown;
+}
+
+/**
+ * A published version of a workflow: what a run follows from start to end, whatever is edited or
+ * published after it started. Stored as JSON in `workflow_versions.definition`.
+ */
+export interface WorkflowDefinition {
+  workflowId: string;
+  appId: string;
+  name: string;
+  version: number;
+  trigger: TriggerSpec;
+  nodes: NodeSpec[];
+}

@@ -1,0 +1,120 @@
+import type { TSchema, Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FieldValueInput } from '../modules/records/value-codec.js';
+import type { ValueScope } from './value-refs.js';
+
+/**
+ * The contract of a workflow node type. Each node type is one file under `node-types/` and one line
+ * in `registry.ts` (ARCHITECTURE.md §4): its config schema (checked when nodes are saved and when a
+ * workflow is published, never first when it runs), its named exits, and one `run`.
+ * @example export const delayNode = defineNodeType({ type: 'delay', code: 12, config: DelayConfig, exits: ['next'], effects: 'none', run: … })
+ */
+export interface NodeType<C extends TSchema = TSchema> {
+  /** The public `nodeType` name, e.g. `update_record`. */
+  type: string;
+  /** The public internal node type id (facts §7.4: 1 branch, 4 approval, 12 delay, …). */
+  code: number;
+  /** The schema of `config`, as saved. */
+  config: C;
+  /** The exits a node of this type may leave by; the first is the one a plain sequence follows. */
+  exits: readonly string[];
+  /**
+   * What the node does outside its own step: `database` nodes run inside the step's transaction
+   * (their record writes and the step commit together, exactly once); `external` nodes (mail, HTTP,
+   * code) run before it, so that no transaction waits on the network (their effect happens at least
+   * once: a crash between the effect and the commit repeats it); `none` nodes compute only.
+   */
+  effects: 'database' | 'external' | 'none';
+  /**
+   * The containers nodes may sit in (their `parentNode`), for types that hold nodes: a branch's
+   * path aliases, an approval block's own alias.
+   */
+  containers?(config: Static<C>, alias: string): string[];
+  /** The only containers a node of this type may sit in (approve and fill-in: only in approval blocks); any when absent. */
+  onlyInside?: readonly string[];
+  /** Checks beyond the schema, against the workflow (fields exist, referenced nodes come earlier). */
+  check?(config: Static<C>, at: NodeCheckContext): NodeProblem[] | Promise<NodeProblem[]>;
+  /** Runs the node. */
+  run(config: Static<C>, ctx: NodeContext): Promise<NodeOutcome>;
+  /**
+   * A waiting node's answer to its timer (a delay's end, an approval's deadline) or to a signal
+   * (a to-do decided): how it leaves, or that it waits on.
+   */
+  resume?(config: Static<C>, wake: NodeWake, ctx: NodeContext): Promise<NodeOutcome>;
+  /**
+   * For types with containers: which one the run goes into (a branch's path), or null to go on
+   * after the node. Called instead of `run`.
+   */
+  enter?(config: Static<C>, ctx: NodeContext): Promise<string | null>;
+}
+
+/** How a node ends: by an exit with its output, or by waiting. */
+export type NodeOutcome =
+  | { exit: string; output?: Record<string, unknown> }
+  | { wait: NodeWait };
+
+/** A wait: until a time (delays, deadlines) and/or a signal (to-dos decided); `state` is kept for `resume`. */
+export interface NodeWait {
+  /** Epoch ms the runner wakes the node at; absent: only a signal wakes it. */
+  until?: number;
+  /** What the node keeps until it resumes (JSON). */
+  state?: Record<string, unknown>;
+}
+
+/** What woke a waiting node. */
+export type NodeWake =
+  | { kind: 'timer'; state: Record<string, unknown> }
+  | { kind: 'signal'; state: Record<string, unknown>; signal: Record<string, unknown> };
+
+/** A problem with a node's config, as `validate` and the batch report it. */
+export interface NodeProblem {
+  /** Path inside `config`, e.g. `fields[0].fieldId`. */
+  path: string;
+  message: string;
+}
+
+/** What a node's check may ask: the nodes before it, and worksheets. */
+export interface NodeCheckContext {
+  appId: string;
+  /** The aliases of nodes that run before this one on every path, with their types. */
+  earlier: ReadonlyMap<string, string>;
+  /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
+  worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
+}
+
+/** A record as nodes see it: its id and values by field id (the wire read shape). */
+export interface NodeRecord {
+  worksheetId: string;
+  rowId: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * What a node may do while it runs. A node never touches the database: records go through the
+ * record service (permissions, business rules, logs and the outbox of further workflows included),
+ * inside the step's transaction for `database` nodes.
+ */
+export interface NodeContext {
+  /** Values of the run so far, for value references (`value-refs.ts`). */
+  values: ValueScope;
+  records: RecordsPort;
+  /** Epoch ms now. */
+  now(): number;
+  timeZone: string;
+  log: FastifyBaseLogger;
+  run: { id: string; workflowId: string; appId: string; initiatorId: string; nodeAlias: string };
+}
+
+/** The record operations nodes have. */
+export interface RecordsPort {
+  get(worksheetId: string, rowId: string): Promise<NodeRecord | null>;
+  list(worksheetId: string, filter: unknown, limit: number, sorts?: Array<{ field: string; isAsc: boolean }>): Promise<NodeRecord[]>;
+  create(worksheetId: string, fields: FieldValueInput[]): Promise<string>;
+  update(worksheetId: string, rowId: string, fields: FieldValueInput[]): Promise<void>;
+  delete(worksheetId: string, rowId: string): Promise<void>;
+}
+
+/** Declares a node type with its config's type inferred from its schema. */
+export function defineNodeType<C extends TSchema>(nodeType: NodeType<C>): NodeType<C> {
+  return nodeType;
+}
