@@ -135,14 +135,13 @@ export class JobWorker {
 
   private idle(): Promise<void> {
     return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
       const timer = setTimeout(done, this.options.pollMs);
       timer.unref();
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wakeUp = null;
-        resolve();
-      }
       this.wakeUp = done;
     });
   }

@@ -23,13 +23,10 @@ export const getSingleNode = defineNodeType({
     return [...(await checkWorksheetFields(at, config.worksheetId, [])), ...(config.record ? checkReferences([{ ref: config.record, path: 'record' }], at) : [])];
   },
   async run(config, ctx) {
-    let found = null;
-    if (config.record) {
-      const rowId = resolveValue(config.record, ctx.values);
-      found = typeof rowId === 'string' && rowId !== '' ? await ctx.records.get(config.worksheetId, rowId) : null;
-    } else {
-      [found = null] = await ctx.records.list(config.worksheetId, config.filter ?? null, 1, config.sorts);
-    }
+    const rowId = config.record ? resolveValue(config.record, ctx.values) : null;
+    const found = config.record
+      ? typeof rowId === 'string' && rowId !== '' ? await ctx.records.get(config.worksheetId, rowId) : null
+      : ((await ctx.records.list(config.worksheetId, config.filter ?? null, 1, config.sorts))[0] ?? null);
     return { exit: 'next', output: found ? { found: true, worksheetId: found.worksheetId, rowId: found.rowId, fields: found.fields } : { found: false, fields: {} } };
   },
 });
