@@ -38,6 +38,7 @@ import { peopleRoutes } from './modules/people/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
+import { createJobWorker } from './workflow/engine.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -95,6 +96,19 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.decorate('recycleBin', recycleBin);
   app.addHook('onReady', () => recycleBin.start());
   app.addHook('onClose', () => recycleBin.close());
+
+  const jobs = createJobWorker({
+    database,
+    clock: app.clock,
+    timeZone: config.timeZone,
+    log: app.log,
+    contextOf: (actor) => contextOf(app, actor, app.log),
+    concurrency: config.workers,
+    pollMs: config.workerPollMs,
+  });
+  app.decorate('jobs', jobs);
+  if (config.workers > 0) app.addHook('onReady', () => jobs.start());
+  app.addHook('onClose', () => jobs.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });

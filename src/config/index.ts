@@ -47,6 +47,10 @@ export interface Config {
   computeInlineMaxRows: number;
   /** Days a deleted record stays in the recycle bin before it is removed for good, with its files and log (RECYCLE_BIN_DAYS, default 60). */
   recycleBinDays: number;
+  /** Background jobs (workflow runs) this process runs at once (WORKERS, default 4; 0: this process runs none, e.g. an API-only process beside `tabularium worker`). */
+  workers: number;
+  /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
+  workerPollMs: number;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
@@ -186,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
+    workers: integer(env, 'WORKERS', 4, 0, 256),
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
     rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),

@@ -9,6 +9,7 @@ import { actorOf } from './authentication.js';
 import type { FileService } from '../files/file-service.js';
 import type { BackgroundRecompute } from '../modules/worksheets/background-recompute.js';
 import type { RecycleBinSweep } from '../modules/records/index.js';
+import type { JobWorker } from '../jobs/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,12 +26,17 @@ declare module 'fastify' {
     recompute: BackgroundRecompute;
     /** Removes records that have been in the recycle bin longer than RECYCLE_BIN_DAYS. */
     recycleBin: RecycleBinSweep;
+    /** Runs background jobs (workflow runs) of this process (`src/jobs/`). */
+    jobs: JobWorker;
   }
 }
 
 /** The context a route hands to its service: the authenticated actor and the app's resources. */
-export function serviceContext(request: FastifyRequest): ServiceContext {
-  return contextOf(request.server, actorOf(request), request.log);
+export function serviceContext(request: FastifyRequest, write?: { triggerWorkflow?: boolean }): ServiceContext {
+  const ctx = contextOf(request.server, actorOf(request), request.log);
+  // A record write asking not to trigger workflows (`triggerWorkflow: false`) says so to the writer.
+  if (write?.triggerWorkflow === false) ctx.origin = { type: 1, triggerWorkflow: false };
+  return ctx;
 }
 
 /**

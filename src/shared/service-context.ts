@@ -6,6 +6,7 @@ import type { Actor } from './actor.js';
 import type { ApiProfile } from './api-profile.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { FileService } from '../files/file-service.js';
+import type { ChangeSource } from './change-source.js';
 
 /**
  * What every service function is given instead of the HTTP request: who acts, where the data
@@ -34,4 +35,6 @@ export interface ServiceContext {
   recompute: { start(job: { appId: string; worksheetId: string; fieldIds: string[] }): void; inlineMaxRows: number };
   /** Most drafts one creator keeps in one worksheet's draft box (`DRAFT_LIMIT`). */
   draftLimit: number;
+  /** Where record writes made through this context come from (the API when absent): a workflow's writes, or a write asking not to trigger workflows. */
+  origin?: ChangeSource;
 }

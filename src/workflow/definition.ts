@@ -1,5 +1,15 @@
 import type { NodeSpec } from './graph.js';
 
+/** The job kind that runs (and resumes) a workflow run (`runner.ts`). */
+export const RUN_JOB = 'workflow.run';
+
+/**
+ * How deep a chain of workflows may go: a run's record writes trigger runs one level deeper, and a
+ * run that would start deeper than this is recorded as failed with the reason instead (a workflow
+ * updating the records that trigger it would otherwise run for ever).
+ */
+export const MAX_CHAIN_DEPTH = 5;
+
 /** Trigger kinds (facts §7.3, the public start app types). */
 export const TriggerType = {
   worksheet: 1,

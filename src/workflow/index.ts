@@ -1,6 +1,6 @@
 /** The workflow engine: node types, the graph runs walk, triggers and the runner. */
 export { forgetWorksheetListeners, worksheetListeners, type WorksheetListener } from './trigger-cache.js';
-export { TriggerType, type TriggerSpec, type WorkflowDefinition, type WorksheetEvent, type WorksheetTriggerConfig } from './definition.js';
+export { MAX_CHAIN_DEPTH, RUN_JOB, TriggerType, type TriggerSpec, type WorkflowDefinition, type WorksheetEvent, type WorksheetTriggerConfig } from './definition.js';
 export { WorkflowGraph, type GraphProblem, type NodeSpec } from './graph.js';
 export { nodeTypeOf, nodeTypeNames } from './registry.js';
 export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext, RecordsPort, NodeRecord } from './node-type.js';

@@ -48,10 +48,17 @@ export interface NodeType<C extends TSchema = TSchema> {
   enter?(config: Static<C>, ctx: NodeContext): Promise<string | null>;
 }
 
-/** How a node ends: by an exit with its output, or by waiting. */
+/**
+ * How a node ends: by an exit with its output, or by waiting. Whatever the exit, the run goes on
+ * with the node after it (branches route on a node's `exit`, which its output carries); `end` ends
+ * the whole run instead, with that status (an approval refused, a return node).
+ */
 export type NodeOutcome =
-  | { exit: string; output?: Record<string, unknown> }
+  | { exit: string; output?: Record<string, unknown>; end?: 'passed' | 'refused' | 'aborted' }
   | { wait: NodeWait };
+
+/** Thrown by a node for a failure that may pass (a timeout, a 503): the step is tried again later, with backoff. */
+export class RetryLater extends Error {}
 
 /** A wait: until a time (delays, deadlines) and/or a signal (to-dos decided); `state` is kept for `resume`. */
 export interface NodeWait {

@@ -19,7 +19,9 @@ const cache = new Map<string, { at: number; listeners: WorksheetListener[] }>();
  * processes see it within 5 seconds. `workflows.trigger_worksheet_id` is the worksheet of the
  * published version's trigger (set when publishing).
  */
-export async function worksheetListeners(db: Executor, worksheetId: string, now = Date.now()): Promise<WorksheetListener[]> {
+export async function worksheetListeners(db: Executor, worksheetId: string): Promise<WorksheetListener[]> {
+  // Real time, not the service clock: this ages a cache, it dates no data.
+  const now = Date.now();
   const cached = cache.get(worksheetId);
   if (cached && now - cached.at <= TTL_MS) return cached.listeners;
   const rows = await db

@@ -9,7 +9,7 @@ export { checkReferencesExist, resolveReferences } from './references.js';
 export { emptyReferenceSet } from './value-codec.js';
 export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';
 export type { HookContext, RecordChange, RecordHook } from './writer.js';
-export { getRecord, projection } from './service.js';
+export { createRecord, deleteRecord, getRecord, listRecords, projection, updateRecord } from './service.js';
 export { callerScope } from './filter-scope.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';

@@ -32,20 +32,20 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/:worksheet_id/rows/batch', {
     config: { access: writes('record:batch_create') },
     schema: { tags, summary: 'Create up to 1000 records, all or none', params: schemas.WorksheetParams, body: schemas.BatchCreateBody, response: responses(Type.Object({ rowIds: Type.Array(Type.String()) })) },
-    handler: async (request) => ok(await service.createRecords(serviceContext(request), request.params.worksheet_id, request.body.rows, request.body.isDraft === true)),
+    handler: async (request) => ok(await service.createRecords(serviceContext(request, request.body), request.params.worksheet_id, request.body.rows, request.body.isDraft === true)),
   });
 
   app.patch('/app/worksheets/:worksheet_id/rows/batch', {
     config: { access: writes('record:batch_update') },
     schema: { tags, summary: 'Update up to 1000 records: the same values (rowIds + fields) or per-record values (rows)', params: schemas.WorksheetParams, body: schemas.BatchUpdateBody, response: responses(schemas.BatchOutcome) },
-    handler: async (request) => ok(await service.updateRecords(serviceContext(request), request.params.worksheet_id, request.body)),
+    handler: async (request) => ok(await service.updateRecords(serviceContext(request, request.body), request.params.worksheet_id, request.body)),
   });
 
   app.delete('/app/worksheets/:worksheet_id/rows/batch', {
     config: { access: writes('record:batch_delete') },
     schema: { tags, summary: 'Delete up to 1000 records', params: schemas.WorksheetParams, body: schemas.BatchDeleteBody, response: responses(schemas.BatchOutcome) },
     handler: async (request) =>
-      ok(await service.deleteRecords(serviceContext(request), request.params.worksheet_id, request.body.rowIds, request.body.permanent === true)),
+      ok(await service.deleteRecords(serviceContext(request, request.body), request.params.worksheet_id, request.body.rowIds, request.body.permanent === true)),
   });
 
   app.post('/app/worksheets/:worksheet_id/rows/batch/restore', {
@@ -66,13 +66,13 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/app/worksheets/:worksheet_id/rows', {
     config: { access: writes('record:create') },
     schema: { tags, summary: "Create a record (or, with isDraft, a draft in the caller's draft box)", params: schemas.WorksheetParams, body: schemas.CreateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
-    handler: async (request) => ok(await service.createRecord(serviceContext(request), request.params.worksheet_id, request.body.fields, request.body.isDraft === true)),
+    handler: async (request) => ok(await service.createRecord(serviceContext(request, request.body), request.params.worksheet_id, request.body.fields, request.body.isDraft === true)),
   });
 
   app.post('/app/worksheets/:worksheet_id/rows/:row_id/submit', {
     config: { access: writes('record:create') },
     schema: { tags, summary: 'Submit a draft of the caller: checked in full, it becomes a record with the same id', params: schemas.RowParams, body: schemas.SubmitDraftBody, response: responses(Type.Object({ id: Type.String() })) },
-    handler: async (request) => ok(await submitDraft(serviceContext(request), request.params.worksheet_id, request.params.row_id)),
+    handler: async (request) => ok(await submitDraft(serviceContext(request, request.body), request.params.worksheet_id, request.params.row_id)),
   });
 
   app.get('/app/worksheets/:worksheet_id/rows/:row_id', {
@@ -92,14 +92,14 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { access: writes('record:edit') },
     schema: { tags, summary: 'Update a record: only the sent fields change', params: schemas.RowParams, body: schemas.UpdateRecordBody, response: responses(Type.Object({ id: Type.String() })) },
     handler: async (request) =>
-      ok(await service.updateRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.body.fields)),
+      ok(await service.updateRecord(serviceContext(request, request.body), request.params.worksheet_id, request.params.row_id, request.body.fields)),
   });
 
   app.delete('/app/worksheets/:worksheet_id/rows/:row_id', {
     config: { access: writes('record:delete') },
     schema: { tags, summary: 'Delete a record (to the recycle bin unless permanent)', params: schemas.RowParams, body: schemas.DeleteRecordBody, response: responses(Type.Null()) },
     handler: async (request) => {
-      await service.deleteRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.body?.permanent === true);
+      await service.deleteRecord(serviceContext(request, request.body), request.params.worksheet_id, request.params.row_id, request.body?.permanent === true);
       return ok(null);
     },
   });

@@ -6,6 +6,7 @@ import type { LinkEdit } from '../../fields/types/relation.js';
 import type { AttachedFile, AttachmentEdit } from '../../fields/types/attachment.js';
 import type { SubTableEdit } from '../../fields/types/sub-table.js';
 import { newRowId } from '../../shared/ids.js';
+import { API_SOURCE, type ChangeSource } from '../../shared/change-source.js';
 import { AppError } from '../../shared/app-error.js';
 import { rowTableName } from '../worksheets/worksheet-schema.js';
 import type { ServiceContext } from '../../shared/service-context.js';
@@ -25,6 +26,7 @@ import { reportingDuplicates } from './unique-violation.js';
 import type { ReferenceSet } from './value-codec.js';
 import { purgeDiscussions } from '../discussions/purge-hook.js';
 import { enforceBusinessRules, enforceRulesOnRecomputed } from './rules/rule-hook.js';
+import { enqueueTriggeredRuns } from './workflow-outbox-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -36,12 +38,7 @@ import { enforceBusinessRules, enforceRulesOnRecomputed } from './rules/rule-hoo
  * write path.
  */
 
-/** Where a change comes from, as the record log will show it: 1 manual or API, 2 workflow, 3 button. */
-export interface ChangeSource {
-  type: 1 | 2 | 3;
-}
-
-export const API_SOURCE: ChangeSource = { type: 1 };
+export { API_SOURCE, type ChangeSource };
 
 /**
  * One record's change. `before` and `after` hold stored values by field id: of the fields the
@@ -100,7 +97,7 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions];
+const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions, enqueueTriggeredRuns];
 
 /** What a write with nothing computed in its world computed again. */
 const NOTHING_RECOMPUTED: Recomputed = new Map();
@@ -307,7 +304,7 @@ export interface InsertOptions {
 export async function insertRecords(ctx: ServiceContext, schema: WorksheetSchema, encoded: Array<Map<string, unknown>>, refs: ReferenceSet, options: InsertOptions = {}): Promise<string[]> {
   const now = ctx.now();
   const actor = ctx.actor.accountId;
-  const source = options.source ?? API_SOURCE;
+  const source = options.source ?? ctx.origin ?? API_SOURCE;
   const valueFields = schema.fields.filter((f) => f.fieldType.storage === 'column');
   const assigned = schema.fields.filter((f) => f.fieldType.assignOnInsert);
   const ids = options.ids ?? encoded.map(() => newRowId());
@@ -375,7 +372,7 @@ function columnFieldsOf(schema: WorksheetSchema, values: Map<string, unknown>): 
  * transaction); returns the ids that were live and changed. A record that is not live is left out,
  * not an error: batch callers report it as failed.
  */
-export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema, updates: RecordUpdate[], refs: ReferenceSet, source: ChangeSource = API_SOURCE): Promise<string[]> {
+export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema, updates: RecordUpdate[], refs: ReferenceSet, source: ChangeSource = ctx.origin ?? API_SOURCE): Promise<string[]> {
   const now = ctx.now();
   const plans = await planLinkFields(ctx, schema, updates.map((u) => u.values));
   const world = await loadWorld(ctx, schema);
@@ -439,7 +436,7 @@ export async function updateRecords(ctx: ServiceContext, schema: WorksheetSchema
  * with `permanent` (live or already in the bin), with every link to or from them. Returns the ids
  * that were deleted.
  */
-export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = API_SOURCE): Promise<string[]> {
+export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], permanent: boolean, source: ChangeSource = ctx.origin ?? API_SOURCE): Promise<string[]> {
   const world = await loadWorld(ctx, schema);
   const children = await childSchemas(ctx, schema);
   const removedFiles: string[] = [];
@@ -477,7 +474,7 @@ export async function removeRecords(ctx: ServiceContext, schema: WorksheetSchema
  * A unique value that a live record has taken meanwhile refuses the whole call (100005), restoring
  * nothing. Returns the ids that were in the bin and are live again.
  */
-export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], source: ChangeSource = API_SOURCE): Promise<string[]> {
+export async function restoreRecords(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], source: ChangeSource = ctx.origin ?? API_SOURCE): Promise<string[]> {
   const world = await loadWorld(ctx, schema);
   const children = await childSchemas(ctx, schema);
   return inTransaction(ctx.db, async (trx) => {

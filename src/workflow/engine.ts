@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../db/connection.js';
+import { queryBuilderReader } from '../db/row-reader.js';
+import { JobWorker } from '../jobs/index.js';
+import type { Actor } from '../shared/actor.js';
+import type { ServiceContext } from '../shared/service-context.js';
+import { workflowRunHandler } from './runner.js';
+
+/** How long a worker holds a job before another may take it over; a step must finish within it. */
+const LEASE_MS = 60_000;
+
+export interface EngineOptions {
+  database: Database;
+  clock: () => number;
+  timeZone: string;
+  log: FastifyBaseLogger;
+  /** The server's service context acting as `actor` (on the root connection). */
+  contextOf(actor: Actor): ServiceContext;
+  concurrency: number;
+  pollMs: number;
+}
+
+/**
+ * The worker that runs workflows (and, later, other background jobs) in this process. Started by
+ * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
+ */
+export function createJobWorker(options: EngineOptions): JobWorker {
+  const { database, clock, log } = options;
+  const organizations = new Map<string, string>();
+  const organizationOf = async (appId: string): Promise<string> => {
+    let found = organizations.get(appId);
+    if (found === undefined) {
+      const row = await database.db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst();
+      found = row?.organization_id ?? '';
+      organizations.set(appId, found);
+    }
+    return found;
+  };
+  const contextFor = (actor: Actor, db: Executor, origin: ServiceContext['origin']): ServiceContext => ({
+    ...options.contextOf(actor),
+    db,
+    // Inside a step's transaction, reads see the step's own writes.
+    reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
+    ...(origin ? { origin } : {}),
+  });
+  return new JobWorker({
+    db: database.db,
+    dialect: database.dialect,
+    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf })],
+    clock,
+    log,
+    concurrency: Math.max(1, options.concurrency),
+    pollMs: options.pollMs,
+    leaseMs: LEASE_MS,
+  });
+}

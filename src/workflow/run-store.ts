@@ -1,0 +1,183 @@
+import type { Executor } from '../db/connection.js';
+import { newRowId } from '../shared/ids.js';
+
+/**
+ * The durable record of runs and their steps (`workflow_runs`, `workflow_steps`). A run's `cursor`
+ * is the alias of the node it is at (null before the first), `state` the outputs of the nodes it
+ * has passed, by alias; both change only in the transaction that commits a step.
+ */
+
+/** Run statuses: queued (triggered, not started), running, waiting (on a to-do or a timer), and the ends. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'passed' | 'refused' | 'aborted' | 'failed';
+export const ENDED: ReadonlySet<string> = new Set(['passed', 'refused', 'aborted', 'failed']);
+
+/** A run as the runner reads it. */
+export interface RunRow {
+  id: string;
+  workflowId: string;
+  version: number;
+  appId: string;
+  status: RunStatus;
+  worksheetId: string | null;
+  rowId: string | null;
+  trigger: Record<string, unknown>;
+  initiatorId: string;
+  chainDepth: number;
+  cursor: string | null;
+  state: Record<string, Record<string, unknown>>;
+  stepCount: number;
+  startedAt: number;
+}
+
+/** A run to create: triggered by a record write, a schedule, a hook call… */
+export interface NewRun {
+  workflowId: string;
+  version: number;
+  appId: string;
+  worksheetId: string | null;
+  rowId: string | null;
+  trigger: Record<string, unknown>;
+  initiatorId: string;
+  chainDepth: number;
+  /** A run that must not start (its chain is too deep): created ended, with the reason. */
+  refusedBecause?: string;
+}
+
+/** Creates runs (in the caller's transaction); returns their ids in order. */
+export async function createRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const rows = runs.map((run) => ({
+    id: newRowId(),
+    workflow_id: run.workflowId,
+    version: run.version,
+    app_id: run.appId,
+    status: run.refusedBecause ? 'failed' : 'queued',
+    worksheet_id: run.worksheetId,
+    row_id: run.rowId,
+    trigger: JSON.stringify(run.trigger),
+    initiator_id: run.initiatorId,
+    chain_depth: run.chainDepth,
+    cursor: null,
+    state: '{}',
+    outputs: null,
+    error: run.refusedBecause ?? null,
+    started_at: now,
+    updated_at: now,
+    ended_at: run.refusedBecause ? now : null,
+  }));
+  await db.insertInto('workflow_runs').values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function readRun(db: Executor, runId: string): Promise<RunRow | null> {
+  const row = await db.selectFrom('workflow_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    workflowId: row.workflow_id,
+    version: Number(row.version),
+    appId: row.app_id,
+    status: row.status as RunStatus,
+    worksheetId: row.worksheet_id,
+    rowId: row.row_id,
+    trigger: JSON.parse(row.trigger) as Record<string, unknown>,
+    initiatorId: row.initiator_id,
+    chainDepth: Number(row.chain_depth),
+    cursor: row.cursor,
+    state: JSON.parse(row.state) as Record<string, Record<string, unknown>>,
+    stepCount: Number(row.step_count),
+    startedAt: Number(row.started_at),
+  };
+}
+
+/** A step to record with the run's move. */
+export interface StepRecord {
+  nodeAlias: string;
+  nodeType: string;
+  status: 'done' | 'waiting' | 'failed';
+  input?: unknown;
+  output?: unknown;
+  exit?: string | null;
+  error?: string | null;
+  startedAt: number;
+}
+
+/** The run's new position and status after a step. */
+export interface RunMove {
+  status: RunStatus;
+  cursor: string | null;
+  state: Record<string, Record<string, unknown>>;
+  outputs?: unknown;
+  error?: string | null;
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+/**
+ * Records steps and moves the run, in the caller's transaction (with the steps' record writes and
+ * the job's fence). A step that `resumes` a waiting one updates it in place (its `seq` is the run's
+ * last); the others are appended in order.
+ */
+export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step: StepRecord; resumes: boolean }>, move: RunMove, now: number): Promise<void> {
+  let stepCount = run.stepCount;
+  const appended: Array<Record<string, unknown>> = [];
+  for (const { step, resumes } of steps) {
+    if (resumes) {
+      await db
+        .updateTable('workflow_steps')
+        .set({ status: step.status, output: json(step.output), exit: step.exit ?? null, error: step.error ?? null, ended_at: step.status === 'waiting' ? null : now })
+        .where('run_id', '=', run.id)
+        .where('seq', '=', run.stepCount)
+        .execute();
+      continue;
+    }
+    stepCount += 1;
+    appended.push({
+      id: newRowId(),
+      run_id: run.id,
+      seq: stepCount,
+      node_alias: step.nodeAlias,
+      node_type: step.nodeType,
+      status: step.status,
+      input: json(step.input),
+      output: json(step.output),
+      exit: step.exit ?? null,
+      error: step.error ?? null,
+      started_at: step.startedAt,
+      ended_at: step.status === 'waiting' ? null : now,
+    });
+  }
+  if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
+  const ended = ENDED.has(move.status);
+  await db
+    .updateTable('workflow_runs')
+    .set({
+      status: move.status,
+      cursor: move.cursor,
+      state: JSON.stringify(move.state),
+      step_count: stepCount,
+      updated_at: now,
+      ...(move.outputs !== undefined ? { outputs: json(move.outputs) } : {}),
+      ...(move.error !== undefined ? { error: move.error } : {}),
+      ...(ended ? { ended_at: now } : {}),
+    })
+    .where('id', '=', run.id)
+    .execute();
+  run.status = move.status;
+  run.cursor = move.cursor;
+  run.state = move.state;
+  run.stepCount = stepCount;
+}
+
+/** A published version's definition (JSON), or null. */
+export async function readDefinition(db: Executor, workflowId: string, version: number): Promise<string | null> {
+  const row = await db.selectFrom('workflow_versions').select('definition').where('workflow_id', '=', workflowId).where('version', '=', version).executeTakeFirst();
+  return row?.definition ?? null;
+}
+
+/** What a waiting step keeps for its node's `resume`. */
+export async function readWaitState(db: Executor, runId: string, seq: number): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('workflow_steps').select('output').where('run_id', '=', runId).where('seq', '=', seq).executeTakeFirst();
+  const output = row?.output ? (JSON.parse(row.output) as { wait?: Record<string, unknown> }) : {};
+  return output.wait ?? {};
+}
