@@ -105,6 +105,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     contextOf: (actor) => contextOf(app, actor, app.log),
     concurrency: config.workers,
     pollMs: config.workerPollMs,
+    crashAt: config.crashAt,
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0) app.addHook('onReady', () => jobs.start());

@@ -51,6 +51,12 @@ export interface Config {
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
   workerPollMs: number;
+  /**
+   * For the crash-recovery tests only (CRASH_AT=point or point:n, unset in production): the process
+   * kills itself with SIGKILL the nth time (default 1st) its workflow engine reaches the point
+   * (`run-start`, `between-steps`, `step-commit`; see workflow/crash-points.ts).
+   */
+  crashAt: CrashAt | null;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
@@ -81,6 +87,15 @@ export interface Config {
   signInAttemptsPerIp: number;
   /** How long an OAuth access token lives, in seconds (OAUTH_ACCESS_TOKEN_SECONDS, default 3600). */
   oauthAccessTokenSeconds: number;
+}
+
+/** Where the workflow engine may be told to kill its process, for the crash-recovery tests (workflow/crash-points.ts). */
+export const CRASH_POINTS = ['run-start', 'between-steps', 'step-commit'] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+export interface CrashAt {
+  point: CrashPoint;
+  /** The arrival at the point that kills (1: the first). */
+  nth: number;
 }
 
 export class ConfigError extends Error {
@@ -192,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    crashAt: crashAt(env),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
     rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),
@@ -205,6 +221,19 @@ export function loadConfig(env: Env = process.env): Config {
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
   };
+}
+
+/** CRASH_AT: unset, or a crash point with an optional arrival count (`step-commit:3`). */
+function crashAt(env: Env): CrashAt | null {
+  const raw = text(env, 'CRASH_AT', '');
+  if (raw === '') return null;
+  const match = /^([a-z-]+)(?::(\d+))?$/.exec(raw);
+  const point = match?.[1] as CrashPoint | undefined;
+  const nth = Number(match?.[2] ?? 1);
+  if (!point || !CRASH_POINTS.includes(point) || nth < 1) {
+    throw new ConfigError('CRASH_AT', `must be one of ${CRASH_POINTS.join(', ')}, optionally followed by :n (n ≥ 1), got "${raw}"`);
+  }
+  return { point, nth };
 }
 
 /** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */

@@ -361,6 +361,10 @@ export interface MetaSchema {
     started_at: number;
     updated_at: number;
     ended_at: number | null;
+    /** Raised by every commit that moves the run; a commit names the one it read (migration 0031). */
+    revision: Generated<number>;
+    /** When the sweep aborts the run if it has not ended (migration 0031); null: never. */
+    timeout_at: Generated<number | null>;
   };
   workflow_steps: {
     id: string;

@@ -4,4 +4,4 @@ export { EVERY_ROW, bothOf, predicateOf, type RowPredicate } from './row-predica
 export { OPERATORS, type OperatorName } from './conditions/condition-kind.js';
 export { compileSearch, containsText } from './search.js';
 export { regionsWithin } from './conditions/regions.js';
-export { systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';
+export { sortableSystemColumn, systemColumn, systemFieldName, type SystemColumn } from './query-fields.js';

@@ -11,6 +11,8 @@ import { linkConditions, linkPresenceConditions } from './conditions/links.js';
 import { lookupConditions } from './conditions/lookups.js';
 import { sourceStandIn } from '../fields/types/lookup.js';
 import { textConditions } from './conditions/text.js';
+import { processStatusConditions } from './conditions/process-status.js';
+import { PROCESS_COLUMNS } from '../shared/process-fields.js';
 
 /** The conditions of each value kind; choices differ by storage (one key, or a JSON array of keys). */
 const CONDITIONS_BY_KIND: Record<FieldType['valueKind'], (column: LogicalColumnType | null) => ConditionKind> = {
@@ -59,14 +61,18 @@ export function fieldQuery(field: FieldMeta, key: string): QueryField | null {
   return { key, name: field.name, column: field.id, columnType: type.column ?? 'text', meta: field, kind };
 }
 
-/** A system column, and what it holds: the record id, an instant, a member's account id, or a number. */
+/**
+ * A system column, and what it holds: the record id, an instant, a member's account id, a number,
+ * text, members (a JSON array of account ids), the process status, or the time left until an
+ * instant (`_remainingTime`, which filters by presence and sorts by that instant).
+ */
 export interface SystemColumn {
   /** How the wire names it (`_createdAt`; V2 names such as `ctime` are aliases). */
   wireName: string;
   name: string;
   column: string;
   columnType: LogicalColumnType;
-  holds: 'record id' | 'instant' | 'member' | 'number';
+  holds: 'record id' | 'instant' | 'member' | 'number' | 'text' | 'members' | 'status' | 'time left';
   kind: ConditionKind;
 }
 
@@ -77,6 +83,16 @@ const CREATED_BY: SystemColumn = { wireName: '_createdBy', name: 'created by', c
 const UPDATED_BY: SystemColumn = { wireName: '_updatedBy', name: 'updated by', column: '_updated_by', columnType: 'text', holds: 'member', kind: singleIdConditions };
 const OWNER: SystemColumn = { wireName: '_owner', name: 'owner', column: '_owner', columnType: 'text', holds: 'member', kind: singleIdConditions };
 const RECORD_NUMBER: SystemColumn = { wireName: 'autoid', name: 'autoid', column: '_autoid', columnType: 'integer', holds: 'number', kind: numberConditions };
+const instant = (wireName: string, name: string, column: string): SystemColumn => ({ wireName, name, column, columnType: 'timestamp', holds: 'instant', kind: dateTimeConditions });
+const PROCESS_NAME: SystemColumn = { wireName: '_processName', name: 'process name', column: PROCESS_COLUMNS.processName, columnType: 'text', holds: 'text', kind: textConditions };
+const NODE_ASSIGNEES: SystemColumn = { wireName: '_nodeAssignees', name: 'node assignees', column: PROCESS_COLUMNS.nodeAssignees, columnType: 'json', holds: 'members', kind: referenceConditions };
+const INITIATED_BY: SystemColumn = { wireName: '_initiatedBy', name: 'initiated by', column: PROCESS_COLUMNS.initiatedBy, columnType: 'text', holds: 'member', kind: singleIdConditions };
+const INITIATED_AT = instant('_initiatedAt', 'initiated at', PROCESS_COLUMNS.initiatedAt);
+const NODE_STARTED_AT = instant('_nodeStartedAt', 'node started at', PROCESS_COLUMNS.nodeStartedAt);
+const APPROVAL_COMPLETED_AT = instant('_approvalCompletedAt', 'approval completed at', PROCESS_COLUMNS.approvalCompletedAt);
+const DUE_AT = instant('_dueAt', 'due at', PROCESS_COLUMNS.dueAt);
+const REMAINING_TIME: SystemColumn = { wireName: '_remainingTime', name: 'remaining time', column: PROCESS_COLUMNS.dueAt, columnType: 'timestamp', holds: 'time left', kind: presenceConditions };
+const PROCESS_STATUS: SystemColumn = { wireName: '_processStatus', name: 'process status', column: PROCESS_COLUMNS.processStatus, columnType: 'text', holds: 'status', kind: processStatusConditions };
 
 /** System fields under their V3 names and the V2 names clients still send. */
 const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
@@ -94,11 +110,35 @@ const SYSTEM_COLUMNS: ReadonlyMap<string, SystemColumn> = new Map([
   ['_owner', OWNER],
   ['ownerid', OWNER],
   ['autoid', RECORD_NUMBER],
+  ['_processName', PROCESS_NAME],
+  ['wfname', PROCESS_NAME],
+  ['_nodeAssignees', NODE_ASSIGNEES],
+  ['wfcuaids', NODE_ASSIGNEES],
+  ['_initiatedBy', INITIATED_BY],
+  ['wfcaid', INITIATED_BY],
+  ['_initiatedAt', INITIATED_AT],
+  ['wfctime', INITIATED_AT],
+  ['_nodeStartedAt', NODE_STARTED_AT],
+  ['wfrtime', NODE_STARTED_AT],
+  ['_approvalCompletedAt', APPROVAL_COMPLETED_AT],
+  ['wfcotime', APPROVAL_COMPLETED_AT],
+  ['_dueAt', DUE_AT],
+  ['wfdtime', DUE_AT],
+  ['_remainingTime', REMAINING_TIME],
+  ['wfftime', REMAINING_TIME],
+  ['_processStatus', PROCESS_STATUS],
+  ['wfstatus', PROCESS_STATUS],
 ]);
 
 /** A system field by any of its names, or undefined. */
 export function systemColumn(key: string): SystemColumn | undefined {
   return SYSTEM_COLUMNS.get(key);
+}
+
+/** A system field records can be sorted by (not members, as member fields cannot be sorted by either), by any of its names, or undefined. */
+export function sortableSystemColumn(key: string): SystemColumn | undefined {
+  const system = SYSTEM_COLUMNS.get(key);
+  return system && system.holds !== 'member' && system.holds !== 'members' ? system : undefined;
 }
 
 /** How the wire names a system column (`_created_at` → `_createdAt`), or undefined for other columns. */

@@ -43,6 +43,24 @@ export interface WorksheetTriggerConfig {
 }
 
 /**
+ * What a workflow's runs may take (`WorkflowDefinition.limits`; engine.md and docs/api.md).
+ * @example { maxConcurrentRuns: 5, timeoutSeconds: 86_400 }
+ */
+export interface RunLimits {
+  /**
+   * How many runs of the workflow may be running at once, over every process (runs waiting on a
+   * to-do or a timer do not count). A run that would exceed it stays queued and is tried again about
+   * a second later. Absent or 0: no limit beyond the workers' own (WORKERS per process).
+   */
+  maxConcurrentRuns?: number;
+  /**
+   * Seconds from its trigger after which a run that has not ended (running, waiting or queued) is
+   * aborted by the sweep, with the reason in its history. Absent or 0: never.
+   */
+  timeoutSeconds?: number;
+}
+
+/**
  * A published version of a workflow: what a run follows from start to end, whatever is edited or
  * published after it started. Stored as JSON in `workflow_versions.definition`.
  */
@@ -53,4 +71,11 @@ export interface WorkflowDefinition {
   version: number;
   trigger: TriggerSpec;
   nodes: NodeSpec[];
+  limits?: RunLimits;
+  /**
+   * Whether its runs show their process on the record that triggered them (`_processName` …
+   * `_processStatus`). Absent: when one of its nodes' types says so (`NodeType.showsProcess`: the
+   * nodes that wait on people).
+   */
+  showsProcess?: boolean;
 }

@@ -4,10 +4,16 @@ import { queryBuilderReader } from '../db/row-reader.js';
 import { JobWorker } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
+import { crashSwitch } from './crash-points.js';
+import type { CrashAt } from '../config/index.js';
+import { sweepTimedOutRuns } from './run-limits.js';
 import { workflowRunHandler } from './runner.js';
 
 /** How long a worker holds a job before another may take it over; a step must finish within it. */
 const LEASE_MS = 60_000;
+
+/** How often a process with workers looks for runs past their timeout. */
+const TIMEOUT_SWEEP_MS = 60_000;
 
 export interface EngineOptions {
   database: Database;
@@ -18,6 +24,8 @@ export interface EngineOptions {
   contextOf(actor: Actor): ServiceContext;
   concurrency: number;
   pollMs: number;
+  /** CRASH_AT, for the crash-recovery tests only. */
+  crashAt?: CrashAt | null;
 }
 
 /**
@@ -43,14 +51,16 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
+  const { db, dialect } = database;
   return new JobWorker({
-    db: database.db,
-    dialect: database.dialect,
-    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf })],
+    db,
+    dialect,
+    handlers: [workflowRunHandler({ db, dialect, clock, timeZone: options.timeZone, log, contextFor, organizationOf, crash: crashSwitch(options.crashAt ?? null) })],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
     leaseMs: LEASE_MS,
+    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, dialect, clock(), log) }],
   });
 }

@@ -26,6 +26,13 @@ export interface NodeType<C extends TSchema = TSchema> {
    */
   effects: 'database' | 'external' | 'none';
   /**
+   * Whether a run through a node of this type shows its process on the record that triggered it
+   * (`_processName` … `_processStatus`, kept by the runner): the types that wait on people
+   * (approval blocks, approve and fill-in steps). A wait's `state.assignees` (account ids), when
+   * given, becomes the record's `_nodeAssignees`.
+   */
+  showsProcess?: boolean;
+  /**
    * The containers nodes may sit in (their `parentNode`), for types that hold nodes: a branch's
    * path aliases, an approval block's own alias.
    */

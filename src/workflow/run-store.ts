@@ -27,6 +27,18 @@ export interface RunRow {
   state: Record<string, Record<string, unknown>>;
   stepCount: number;
   startedAt: number;
+  /** The revision read: the commit that moves the run next names it (`RunMoved`). */
+  revision: number;
+}
+
+/**
+ * Thrown in a commit whose run moved on since it was read (another job of the run committed first,
+ * or the run was aborted): the commit is rolled back, and the job reads the run again.
+ */
+export class RunMoved extends Error {
+  constructor(runId: string) {
+    super(`workflow run ${runId} moved on since it was read`);
+  }
 }
 
 /** A run to create: triggered by a record write, a schedule, a hook call… */
@@ -87,6 +99,7 @@ export async function readRun(db: Executor, runId: string): Promise<RunRow | nul
     state: JSON.parse(row.state) as Record<string, Record<string, unknown>>,
     stepCount: Number(row.step_count),
     startedAt: Number(row.started_at),
+    revision: Number(row.revision),
   };
 }
 
@@ -109,6 +122,8 @@ export interface RunMove {
   state: Record<string, Record<string, unknown>>;
   outputs?: unknown;
   error?: string | null;
+  /** When the sweep aborts the run if it has not ended (set when it starts). */
+  timeoutAt?: number | null;
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
@@ -116,7 +131,8 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 /**
  * Records steps and moves the run, in the caller's transaction (with the steps' record writes and
  * the job's fence). A step that `resumes` a waiting one updates it in place (its `seq` is the run's
- * last); the others are appended in order.
+ * last); the others are appended in order. Throws `RunMoved` when the run is no longer at the
+ * revision read.
  */
 export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step: StepRecord; resumes: boolean }>, move: RunMove, now: number): Promise<void> {
   let stepCount = run.stepCount;
@@ -149,7 +165,7 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
   }
   if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
   const ended = ENDED.has(move.status);
-  await db
+  const moved = await db
     .updateTable('workflow_runs')
     .set({
       status: move.status,
@@ -160,9 +176,14 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
       ...(move.outputs !== undefined ? { outputs: json(move.outputs) } : {}),
       ...(move.error !== undefined ? { error: move.error } : {}),
       ...(ended ? { ended_at: now } : {}),
+      ...(move.timeoutAt !== undefined ? { timeout_at: move.timeoutAt } : {}),
+      revision: run.revision + 1,
     })
     .where('id', '=', run.id)
-    .execute();
+    .where('revision', '=', run.revision)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw new RunMoved(run.id);
+  run.revision += 1;
   run.status = move.status;
   run.cursor = move.cursor;
   run.state = move.state;

@@ -1,22 +1,28 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
+import type { SqlDialect } from '../db/dialect/sql-dialect.js';
 import { inTransaction, onCommit } from '../db/transaction.js';
-import { announceJobs, enqueueJobs, type ClaimedJob, type JobHandler, type Lease } from '../jobs/index.js';
+import { announceJobs, enqueueJobs, LeaseLost, type ClaimedJob, type JobHandler, type Lease } from '../jobs/index.js';
+import { noteProcessState } from '../modules/records/index.js';
 import { systemActor } from '../access/actors.js';
 import type { Actor } from '../shared/actor.js';
 import type { ChangeSource } from '../shared/change-source.js';
 import type { ServiceContext } from '../shared/service-context.js';
-import { RUN_JOB, type WorkflowDefinition } from './definition.js';
-import { WorkflowGraph } from './graph.js';
-import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWake } from './node-type.js';
+import type { CrashSwitch } from './crash-points.js';
+import { RUN_JOB } from './definition.js';
+import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWait, type NodeWake } from './node-type.js';
 import { recordsPort } from './records-port.js';
 import { nodeTypeOf } from './registry.js';
-import { ENDED, readDefinition, readRun, readWaitState, recordSteps, type RunMove, type RunRow, type StepRecord } from './run-store.js';
+import { admitRun, AtCapacity, capacityRetryDelay, endRun } from './run-limits.js';
+import { processPatch } from './run-process.js';
+import { ENDED, readRun, readWaitState, recordSteps, RunMoved, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
 import type { ValueScope } from './value-refs.js';
+import { loadVersion, type LoadedVersion } from './versions.js';
 
 /** What the runner needs from the server. */
 export interface RunnerDeps {
   db: Executor;
+  dialect: SqlDialect;
   clock: () => number;
   timeZone: string;
   log: FastifyBaseLogger;
@@ -24,6 +30,8 @@ export interface RunnerDeps {
   contextFor(actor: Actor, db: Executor, origin: ChangeSource): ServiceContext;
   /** The organization an application belongs to. */
   organizationOf(appId: string): Promise<string>;
+  /** Fault injection for the crash-recovery tests (CRASH_AT); does nothing otherwise. */
+  crash: CrashSwitch;
 }
 
 /** A run job's payload: the run, and what woke it when it waits (a signal: a to-do decided; a timer: a delay or deadline). */
@@ -36,30 +44,24 @@ export interface RunJobPayload {
 /** The pseudo-user a workflow's writes are attributed to. */
 const WORKFLOW_USER = 'user-workflow';
 
-interface Loaded {
-  definition: WorkflowDefinition;
-  graph: WorkflowGraph;
-}
-
-/** Published versions never change: each is parsed once per process. */
-const versions = new Map<string, Loaded>();
-
-async function loadVersion(db: Executor, workflowId: string, version: number): Promise<Loaded> {
-  const key = `${workflowId}@${version}`;
-  const cached = versions.get(key);
-  if (cached) return cached;
-  const text = await readDefinition(db, workflowId, version);
-  if (!text) throw new Error(`workflow ${workflowId} has no published version ${version}`);
-  const definition = JSON.parse(text) as WorkflowDefinition;
-  const graph = new WorkflowGraph(definition.trigger.alias, definition.nodes, (node) => nodeTypeOf(node.type)?.containers?.(node.config as never, node.alias) ?? []);
-  const loaded = { definition, graph };
-  if (versions.size > 1000) versions.clear();
-  versions.set(key, loaded);
-  return loaded;
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Errors by which the engine stops a walk, never a node's failure: another worker holds the job, another commit moved the run, the workflow is at its limit. */
+function isEngineError(error: unknown): boolean {
+  return error instanceof LeaseLost || error instanceof RunMoved || error instanceof AtCapacity;
+}
+
+/** What a commit records beside the run's move. */
+interface CommitOptions {
+  /** The step of this commit (after the kept ones); `resumes`: it updates the waiting step in place. */
+  step?: StepRecord | null;
+  resumes?: boolean;
+  /** More work in the commit's transaction (finishing the job, a timer's job). */
+  after?: (trx: Executor) => Promise<void>;
+  /** The wait the run enters. */
+  wait?: NodeWait;
 }
 
 /**
@@ -72,13 +74,17 @@ function messageOf(error: unknown): string {
 class RunWalk {
   private readonly pending: Array<{ step: StepRecord; resumes: boolean }> = [];
   private actor: Actor | null = null;
+  /** The run's status as stored (the in-memory run runs ahead of it between commits). */
+  private stored: RunStatus;
 
   constructor(
     private readonly deps: RunnerDeps,
     private readonly run: RunRow,
-    private readonly loaded: Loaded,
+    private readonly loaded: LoadedVersion,
     private readonly lease: Lease,
-  ) {}
+  ) {
+    this.stored = run.status;
+  }
 
   private values(): ValueScope {
     return { outputs: this.run.state, triggeredAt: this.run.startedAt, triggeredBy: this.run.initiatorId, now: this.deps.clock };
@@ -103,16 +109,23 @@ class RunWalk {
 
   /**
    * Commits the kept steps and `step` with the run's move, fenced on the job, in `db` (joining the
-   * step's transaction when it is one); `after` runs in the same transaction.
+   * step's transaction when it is one): the run's first commit also sets its timeout; a run that
+   * shows its process updates its record's process fields (`run-process.ts`); `after` runs last in
+   * the same transaction.
    */
-  private async commit(db: Executor, move: RunMove, step: StepRecord | null, resumes = false, after?: (trx: Executor) => Promise<void>): Promise<void> {
+  private async commit(db: Executor, move: RunMove, options: CommitOptions = {}): Promise<void> {
+    const { step, resumes = false, after, wait } = options;
     const now = this.deps.clock();
-    const before = { status: this.run.status, cursor: this.run.cursor, state: this.run.state, stepCount: this.run.stepCount };
+    const before = { status: this.run.status, cursor: this.run.cursor, state: this.run.state, stepCount: this.run.stepCount, revision: this.run.revision };
+    const timeoutSeconds = this.loaded.definition.limits?.timeoutSeconds ?? 0;
+    if (this.stored === 'queued' && timeoutSeconds > 0) move = { ...move, timeoutAt: this.run.startedAt + timeoutSeconds * 1000 };
     try {
       await inTransaction(db, async (trx) => {
         await this.lease.fence(trx);
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
+        await this.showProcess(trx, move.status, now, wait, resumes);
         await after?.(trx);
+        this.deps.crash('step-commit');
       });
     } catch (error) {
       // Rolled back: the run is where it was (recordStep moves the in-memory run as it writes).
@@ -120,6 +133,16 @@ class RunWalk {
       throw error;
     }
     this.pending.length = 0;
+    this.stored = move.status;
+    if (move.status === 'running') this.deps.crash('between-steps');
+  }
+
+  /** Keeps the record's process fields, for a workflow that shows its process. */
+  private async showProcess(trx: Executor, after: RunStatus, now: number, wait: NodeWait | undefined, resumes: boolean): Promise<void> {
+    if (!this.loaded.showsProcess || !this.run.worksheetId || !this.run.rowId) return;
+    const { definition } = this.loaded;
+    const patch = processPatch({ before: this.stored, after, processName: definition.name, initiatorId: this.run.initiatorId, startedAt: this.run.startedAt, now, wait, sameWait: resumes && after === 'waiting' });
+    if (patch) await noteProcessState(trx, this.deps.dialect, this.run.worksheetId, this.run.rowId, patch);
   }
 
   /** Runs until the run ends or waits. */
@@ -145,6 +168,9 @@ class RunWalk {
     this.pending.push({ step: { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done', output, exit: 'next', startedAt: this.deps.clock() }, resumes: false });
     this.run.status = 'running';
     this.run.cursor = this.loaded.graph.first(null);
+    const limit = this.loaded.definition.limits?.maxConcurrentRuns ?? 0;
+    // A limited workflow's run starts in a commit of its own, which counts its workflow's running runs first.
+    if (limit > 0) await this.commit(this.deps.db, { status: 'running', cursor: this.run.cursor, state: this.run.state }, { after: (trx) => admitRun(trx, this.deps.dialect, this.run.workflowId, this.run.id, limit) });
   }
 
   private nodeAt(alias: string): { type: NodeType; config: unknown } {
@@ -155,7 +181,7 @@ class RunWalk {
   private async step(): Promise<void> {
     const alias = this.run.cursor;
     if (alias === null) {
-      await this.commit(this.deps.db, { status: 'passed', cursor: null, state: this.run.state }, null, false, (trx) => this.lease.finish(trx));
+      await this.commit(this.deps.db, { status: 'passed', cursor: null, state: this.run.state }, { after: (trx) => this.lease.finish(trx) });
       return;
     }
     const { type, config } = this.nodeAt(alias);
@@ -196,7 +222,8 @@ class RunWalk {
         settled = true;
       });
     } catch (error) {
-      if (settled) throw error;
+      // The engine's own refusals (the lease or the run taken over) are no failure of the node.
+      if (settled || isEngineError(error)) throw error;
       await this.failed(alias, type, error, startedAt, wake !== undefined);
     }
   }
@@ -225,21 +252,24 @@ class RunWalk {
       const seq = resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
       const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'waiting', output: { wait: outcome.wait.state ?? {} }, startedAt };
       const until = outcome.wait.until;
-      await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, step, resumes, async () => {
+      const after = async () => {
         await this.lease.finish(trx);
         if (until !== undefined) {
           const payload: RunJobPayload = { runId: this.run.id, timer: { nodeAlias: alias, seq } };
           await enqueueJobs(trx, [{ kind: RUN_JOB, payload, runAt: until }], this.deps.clock());
         }
-      });
+      };
+      await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, { step, resumes, after, wait: outcome.wait });
       return;
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
-    if (outcome.end) {
-      await this.commit(trx, { status: outcome.end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
+    // The last node (or an ending one) ends the run in its own commit, with the job.
+    const end = outcome.end ?? (this.run.cursor === null ? 'passed' : null);
+    if (end) {
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, { step, resumes, after: () => this.lease.finish(trx) });
       return;
     }
-    await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, step, resumes);
+    await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, { step, resumes });
   }
 
   /** A node failed: a failure that may pass is tried again by the job; any other ends the run as failed, with the error on the step. */
@@ -248,7 +278,7 @@ class RunWalk {
     this.deps.log.warn({ runId: this.run.id, node: alias, err: error }, 'workflow step failed');
     const message = messageOf(error);
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'failed', error: message, startedAt };
-    await this.commit(this.deps.db, { status: 'failed', cursor: alias, state: this.run.state, error: `${alias}: ${message}` }, step, resumes, (trx) => this.lease.finish(trx));
+    await this.commit(this.deps.db, { status: 'failed', cursor: alias, state: this.run.state, error: `${alias}: ${message}` }, { step, resumes, after: (trx) => this.lease.finish(trx) });
   }
 
   /** A waiting node woken by its timer or a signal. */
@@ -276,11 +306,24 @@ class RunWalk {
 /**
  * Runs one job of a run: starts it, or resumes it after its timer or a signal. A job whose wake no
  * longer matches the run (the to-do was decided before the deadline fired; the run ended) is dropped.
+ * A run that moved on meanwhile (`RunMoved`) is read again at once; a run its workflow's limit keeps
+ * queued (`AtCapacity`) is tried again about a second later. Neither counts as a failed attempt.
  */
 export async function runJob(deps: RunnerDeps, job: ClaimedJob, lease: Lease): Promise<void> {
+  try {
+    await walkRun(deps, job, lease);
+  } catch (error) {
+    if (error instanceof RunMoved) await lease.postpone(deps.clock());
+    else if (error instanceof AtCapacity) await lease.postpone(deps.clock() + capacityRetryDelay());
+    else throw error;
+  }
+}
+
+async function walkRun(deps: RunnerDeps, job: ClaimedJob, lease: Lease): Promise<void> {
   const payload = job.payload as RunJobPayload;
   const run = await readRun(deps.db, payload.runId);
   if (!run || ENDED.has(run.status)) return;
+  if (run.status === 'queued') deps.crash('run-start');
   const loaded = await loadVersion(deps.db, run.workflowId, run.version);
   let wake: NodeWake | null = null;
   const waitingAt = payload.signal ?? payload.timer;
@@ -301,12 +344,7 @@ export function workflowRunHandler(deps: RunnerDeps): JobHandler {
     run: (job, lease) => runJob(deps, job, lease),
     async giveUp(job, error) {
       const { runId } = job.payload as RunJobPayload;
-      await deps.db
-        .updateTable('workflow_runs')
-        .set({ status: 'failed', error: `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, ended_at: deps.clock(), updated_at: deps.clock() })
-        .where('id', '=', runId)
-        .where('status', 'not in', [...ENDED])
-        .execute();
+      await endRun(deps.db, deps.dialect, runId, 'failed', `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, deps.clock());
     },
   };
 }

@@ -14,3 +14,5 @@ export { callerScope } from './filter-scope.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
 export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';
+/** The workflow engine keeps the records' process fields; nodes that assign people set the assignees. */
+export { noteProcessState } from './process-state.js';

@@ -4,10 +4,15 @@ import { lookupSources, readLinkedValues, readPointedTitles } from './links/link
 import { collectReferences, decodeRow } from './presenter.js';
 import { resolveReferences } from './references.js';
 import { rowPresenter, type RowShape } from './row-shape.js';
+import { PROCESS_SELECT } from './process-presenter.js';
 
-/** The columns a read selects: the record's system columns and the shown fields' columns, by name (never `*`). */
-export function selectColumns(fields: FieldMeta[]): string[] {
-  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
+/**
+ * The columns a read selects: the record's system columns and the shown fields' columns, by name
+ * (never `*`); the process fields only for rows that show them (flat, with system fields).
+ */
+export function selectColumns(fields: FieldMeta[], shape?: RowShape): string[] {
+  const process = shape?.kind === 'flat' && shape.systemFields ? PROCESS_SELECT : [];
+  return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...process, ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
 }
 
 /**
@@ -23,6 +28,6 @@ export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw:
   const now = ctx.now();
   refs.fileUrl = (fileId) => ctx.files.links.linkFor(fileId, now);
   refs.timeZone = ctx.timeZone;
-  const present = rowPresenter(shape, fields);
+  const present = rowPresenter(shape, fields, now);
   return rows.map((row) => present(row, refs));
 }

@@ -2,6 +2,7 @@ import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta, ResolvedReferences } from '../../fields/field-type.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
 import { emptyReferenceSet, type ReferenceSet } from './value-codec.js';
+import { collectProcessMembers, decodeProcessColumns } from './process-presenter.js';
 
 /** A row as the driver returns it: system columns plus one column per field id. */
 export type StoredRow = Record<string, unknown> & {
@@ -28,6 +29,7 @@ export function decodeRow(dialect: SqlDialect, fields: FieldMeta[], row: Record<
     const column = field.fieldType.column;
     if (column) row[field.id] = dialect.decode(column, row[field.id]);
   }
+  decodeProcessColumns(dialect, row);
   return row as StoredRow;
 }
 
@@ -38,6 +40,7 @@ export function collectReferences(fields: FieldMeta[], rows: StoredRow[]): Refer
     refs.account.add(row._created_by);
     refs.account.add(row._owner);
     refs.account.add(row._updated_by);
+    collectProcessMembers(row, refs);
     for (const field of fields) {
       const stored = row[field.id];
       if (stored === null || stored === undefined) continue;

@@ -38,10 +38,10 @@ export async function listRelated(ctx: ServiceContext, worksheetKey: string, row
   const fields = readableFields(related, null, worksheetGrant(ctx.actor, related.id).hiddenFields);
   const pageSize = query.pageSize ?? 20;
   const pageIndex = query.pageIndex ?? 1;
+  const shape = rowShapeFor(ctx.profile, { useFieldIdAsKey: query.useFieldIdAsKey, includeSystemFields: query.isReturnSystemFields });
   const [raw, total] = await Promise.all([
-    relatedRows(ctx, side, rowId, selectColumns(fields), visible, pageSize, (pageIndex - 1) * pageSize),
+    relatedRows(ctx, side, rowId, selectColumns(fields, shape), visible, pageSize, (pageIndex - 1) * pageSize),
     relatedCount(ctx, side, rowId, visible),
   ]);
-  const shape = rowShapeFor(ctx.profile, { useFieldIdAsKey: query.useFieldIdAsKey, includeSystemFields: query.isReturnSystemFields });
   return { rows: await presentRows(ctx, fields, raw, shape), total, pageIndex, pageSize };
 }

@@ -1,14 +1,15 @@
 import type { ApiProfile } from '../../shared/api-profile.js';
 import type { FieldMeta, ResolvedReferences } from '../../fields/field-type.js';
 import { presentRecord, type StoredRow } from './presenter.js';
+import { presentProcessFields } from './process-presenter.js';
 
 /**
  * The one place that decides how a record reads on the wire (the "row payload"). Every read that
  * returns records (get, list, and later relations, logs, search…) builds its rows here.
  *
  * - **spec**: `{id, fields:[{id, value, type, controlName}], _createdBy, _owner, _updatedBy, _createdAt, _updatedAt}`.
- * - **flat**: `{id, rowId, <alias or field id>: value, …}`, plus the five `_` system keys when
- *   `includeSystemFields` is true. This is how the public service answers, and what a request that
+ * - **flat**: `{id, rowId, <alias or field id>: value, …}`, plus the five `_` system keys, `autoid`
+ *   and the process fields (`process-presenter.ts`) when `includeSystemFields` is true. This is how the public service answers, and what a request that
  *   carries `useFieldIdAsKey` asks for.
  */
 export type RowShape = { kind: 'spec' } | { kind: 'flat'; keyByFieldId: boolean; systemFields: boolean };
@@ -51,9 +52,10 @@ export type RowPayload = ReturnType<typeof presentRecord> | Record<string, unkno
 
 /**
  * Builds the payload of each row of one read; the keys are worked out once per read, not per row.
- * @example const present = rowPresenter(shape, fields); rows.map((row) => present(row, refs))
+ * `now` (epoch ms) is what `_remainingTime` counts from.
+ * @example const present = rowPresenter(shape, fields, ctx.now()); rows.map((row) => present(row, refs))
  */
-export function rowPresenter(shape: RowShape, fields: FieldMeta[]): (row: StoredRow, refs: ResolvedReferences) => RowPayload {
+export function rowPresenter(shape: RowShape, fields: FieldMeta[], now: number): (row: StoredRow, refs: ResolvedReferences) => RowPayload {
   if (shape.kind === 'spec') return (row, refs) => presentRecord(fields, row, refs);
   const keys = flatKeys(fields, shape.keyByFieldId);
   return (row, refs) => {
@@ -69,6 +71,7 @@ export function rowPresenter(shape: RowShape, fields: FieldMeta[]): (row: Stored
       payload._createdAt = new Date(row._created_at).toISOString();
       payload._updatedAt = new Date(row._updated_at).toISOString();
       payload.autoid = row._autoid;
+      Object.assign(payload, presentProcessFields(row, refs, now));
     }
     return payload;
   };

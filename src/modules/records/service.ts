@@ -6,10 +6,10 @@ import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheet
 import { readableFields } from './presenter.js';
 import { presentRows, selectColumns } from './present-rows.js';
 import { recordsMarkdown } from './record-markdown.js';
-import { rowShapeFor, type RowShapeRequest } from './row-shape.js';
+import { rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
 import * as repository from './repository.js';
-import { bothOf, compileSearch, indexFor, systemColumn } from '../../query/index.js';
+import { bothOf, compileSearch, indexFor, sortableSystemColumn } from '../../query/index.js';
 import { rowCountSums } from './row-counts.js';
 import { filteredTotal } from './filtered-totals.js';
 import { BIN_ORDER, DELETION_COLUMNS, rowStateOf, withDeletion } from './recycle-bin.js';
@@ -92,10 +92,11 @@ export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId
   const schema = await loadSchema(ctx, worksheetKey);
   requireWorksheetRight(ctx.actor, schema, 'read');
   const fields = readableFields(schema, null, worksheetGrant(ctx.actor, schema.id).hiddenFields);
-  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields), rowsFor(ctx.actor, callerScope(ctx, schema), 'read'));
+  const shape = rowShapeFor(ctx.profile, request);
+  const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields, shape), rowsFor(ctx.actor, callerScope(ctx, schema), 'read'));
   // Not a live record: perhaps a draft of the caller (10007 otherwise).
   if (!row) return drafts.readDraft(ctx, schema, fields, rowId, request);
-  const [record] = await presentRows(ctx, fields, [row], rowShapeFor(ctx.profile, request));
+  const [record] = await presentRows(ctx, fields, [row], shape);
   return record;
 }
 
@@ -198,8 +199,7 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter
   for (const [i, sort] of (sorts ?? []).entries()) {
     if (sort.field.trim() === '') continue; // a blank placeholder, as in the public examples
     // System fields sort by their value, except members (as member fields cannot be sorted by).
-    const systemField = systemColumn(sort.field);
-    const system = systemField && systemField.holds !== 'member' ? systemField.column : undefined;
+    const system = sortableSystemColumn(sort.field)?.column;
     const field = system ? null : schema.byKey.get(sort.field);
     if (!system && !field) throw AppError.invalidValue(`${parameter}[${i}].field: no field "${sort.field}" in this worksheet`);
     if (field && hidden?.has(field.id)) throw new AppError(ErrorCode.FieldPermissionDenied, 403, `${parameter}[${i}].field: you may not see the field "${field.name}"`);
@@ -255,18 +255,15 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   // A filtered total counts every matching row: the index of (equality columns, range column)
   // lets the count read index entries alone, where the sort's index would read every row.
   if (countTotal && !predicate.everyRow && state === 'live') requestReadIndex(ctx, schema, indexFor(indexable, null));
-  const columns = state === 'bin' ? [...selectColumns(fields), ...DELETION_COLUMNS] : selectColumns(fields);
+  const shape: RowShape = input.responseFormat === 'md' ? { kind: 'flat', keyByFieldId: true, systemFields: input.includeSystemFields === true } : rowShapeFor(ctx.profile, input);
+  const columns = state === 'bin' ? [...selectColumns(fields, shape), ...DELETION_COLUMNS] : selectColumns(fields, shape);
   const [raw, total] = await Promise.all([
     repository.listRows(ctx, schema.table, columns, predicate, sort, pageSize, (pageIndex - 1) * pageSize, state),
     !countTotal ? undefined : predicate.everyRow && state === 'live' ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, [schema.id]).then((sums) => sums.live) : countFiltered(ctx, schema, predicate, state),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
-  if (input.responseFormat === 'md') {
-    const systemFields = input.includeSystemFields === true;
-    const rows = await presentRows(ctx, fields, raw, { kind: 'flat', keyByFieldId: true, systemFields });
-    return { rows: recordsMarkdown(fields, rows, systemFields), ...page };
-  }
-  const rows = await presentRows(ctx, fields, raw, rowShapeFor(ctx.profile, input));
+  const rows = await presentRows(ctx, fields, raw, shape);
+  if (input.responseFormat === 'md') return { rows: recordsMarkdown(fields, rows, shape.kind === 'flat' && shape.systemFields), ...page };
   return { rows: state === 'bin' ? await withDeletion(ctx, raw, rows) : rows, ...page };
 }
 

@@ -1,4 +1,4 @@
-import { compileFilter, systemColumn, type FilterScope } from '../../query/index.js';
+import { compileFilter, sortableSystemColumn, systemColumn, type FilterScope } from '../../query/index.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
 import { checkConfig } from './type-settings.js';
 import type { ViewChecker } from './view-checker.js';
@@ -120,8 +120,7 @@ function checkSort(sort: unknown, check: ViewChecker): ViewDefinition['sort'] {
     const ref = field ?? fieldId ?? controlId;
     if (ref === '') return;
     const ascending = isAsc !== undefined ? isAsc !== false && isAsc !== 'false' : Number(sortType ?? 1) !== 2;
-    const system = typeof ref === 'string' ? systemColumn(ref) : undefined;
-    if (system && system.holds !== 'member') {
+    if (typeof ref === 'string' && sortableSystemColumn(ref)) {
       terms.push({ field: ref as string, isAsc: ascending });
       return;
     }

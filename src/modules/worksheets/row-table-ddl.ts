@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { FieldMeta } from '../../fields/field-type.js';
+import { PROCESS_COLUMNS, PROCESS_COLUMN_TYPES, type ProcessColumnKey } from '../../shared/process-fields.js';
 import { readIndexName, rowTableName, sortIndexName, uniqueIndexName, type ReadIndexColumns } from './worksheet-schema.js';
 
 /**
@@ -30,6 +31,8 @@ export async function createRowTable(db: Executor, dialect: SqlDialect, workshee
     sql`_deleted_by ${sql.raw(text)}`,
     // The record's number in its worksheet (`autoid` on the wire), assigned on insert.
     sql`_autoid ${sql.raw(dialect.recordNumbers.columnType)}`,
+    // The process system fields (`_processName` …), kept by the workflow runner; empty outside a run.
+    ...(Object.keys(PROCESS_COLUMNS) as ProcessColumnKey[]).map((key) => sql`${sql.id(PROCESS_COLUMNS[key])} ${sql.raw(dialect.columnType(PROCESS_COLUMN_TYPES[key]))}`),
     ...fields.map((f) => columnSql(dialect, f)).filter((c) => c !== null),
   ];
   await sql`CREATE TABLE ${sql.table(table)} (${sql.join(columns)})${sql.raw(dialect.rowTableSuffix)}`.execute(db);

@@ -73,7 +73,7 @@ export async function presentDrafts(ctx: ServiceContext, schema: WorksheetSchema
   refs.records = titles;
   refs.lookupSources = sources;
   refs.timeZone = ctx.timeZone;
-  const present = rowPresenter(shape, fields);
+  const present = rowPresenter(shape, fields, ctx.now());
   const keys = shape.kind === 'flat' ? flatKeys(fields, shape.keyByFieldId) : [];
   return rows.map((row, r) => {
     const payload = present(row, refs) as Record<string, unknown>;

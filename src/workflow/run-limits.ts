@@ -1,0 +1,101 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Executor } from '../db/connection.js';
+import type { SqlDialect } from '../db/dialect/sql-dialect.js';
+import { inTransaction } from '../db/transaction.js';
+import { noteProcessState } from '../modules/records/index.js';
+import { processPatch } from './run-process.js';
+import { ENDED, type RunStatus } from './run-store.js';
+import { loadVersion } from './versions.js';
+
+/**
+ * The limits of `WorkflowDefinition.limits`: how many runs of a workflow run at once, and how long
+ * a run may take.
+ */
+
+/** Thrown in a run's starting commit when its workflow already has `maxConcurrentRuns` running: rolled back, the run stays queued. */
+export class AtCapacity extends Error {
+  constructor(workflowId: string, limit: number) {
+    super(`workflow ${workflowId} already has ${limit} runs running`);
+  }
+}
+
+/**
+ * Checks, in a run's starting commit, that its workflow has fewer than `limit` other runs running.
+ * On PostgreSQL the workflow's row is locked first, so that runs starting at once in several
+ * processes count each other (SQLite's single writer serialises them anyway).
+ */
+export async function admitRun(trx: Executor, dialect: SqlDialect, workflowId: string, runId: string, limit: number): Promise<void> {
+  if (dialect.lockRowsSql) await dialect.lockRowsSql('workflows', [workflowId]).execute(trx);
+  const row = await trx
+    .selectFrom('workflow_runs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('workflow_id', '=', workflowId)
+    .where('status', '=', 'running')
+    .where('id', '!=', runId)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= limit) throw new AtCapacity(workflowId, limit);
+}
+
+/** How long a run kept queued by the limit waits before it is tried again: about a second, spread so that waiting runs do not all retry at once. */
+export function capacityRetryDelay(): number {
+  return 750 + Math.floor(Math.random() * 500);
+}
+
+/**
+ * Ends a run that has not ended, from outside its own jobs (the timeout sweep; an initiator or an
+ * administrator terminating it): one transaction that moves it to `status` with the reason and
+ * keeps its record's process fields. A job of the run committing at the same time either commits
+ * first (and this ends the run after it) or finds the run moved (`RunMoved`) and stops. Returns
+ * whether this ended it.
+ * @example await endRun(db, dialect, runId, 'aborted', 'terminated by its initiator', now)
+ */
+export async function endRun(db: Executor, dialect: SqlDialect, runId: string, status: Extract<RunStatus, 'aborted' | 'failed'>, reason: string, now: number): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const run = await trx.selectFrom('workflow_runs').select(['workflow_id', 'version', 'status', 'worksheet_id', 'row_id', 'initiator_id', 'started_at']).where('id', '=', runId).executeTakeFirst();
+    if (!run || ENDED.has(run.status)) return false;
+    const result = await trx
+      .updateTable('workflow_runs')
+      .set({ status, error: reason, ended_at: now, updated_at: now, revision: sql`revision + 1` })
+      .where('id', '=', runId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    const loaded = await loadVersion(trx, run.workflow_id, Number(run.version));
+    if (loaded.showsProcess && run.worksheet_id && run.row_id) {
+      const patch = processPatch({ before: run.status as RunStatus, after: status, processName: loaded.definition.name, initiatorId: run.initiator_id, startedAt: Number(run.started_at), now });
+      if (patch) await noteProcessState(trx, dialect, run.worksheet_id, run.row_id, patch);
+    }
+    return true;
+  });
+}
+
+/** How many timed-out runs one sweep ends at most; the next sweep goes on. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Aborts the runs whose timeout (`limits.timeoutSeconds` after their trigger) has passed. Every
+ * process with workers sweeps once a minute; two sweeps at once end each run once (`endRun`).
+ * Returns how many runs it ended.
+ */
+export async function sweepTimedOutRuns(db: Executor, dialect: SqlDialect, now: number, log?: FastifyBaseLogger): Promise<number> {
+  const due = await db
+    .selectFrom('workflow_runs')
+    .select(['id', 'timeout_at', 'started_at'])
+    .where('timeout_at', 'is not', null)
+    .where('ended_at', 'is', null)
+    .where('timeout_at', '<=', now)
+    .orderBy('timeout_at')
+    .limit(SWEEP_BATCH)
+    .execute();
+  let ended = 0;
+  for (const run of due) {
+    const seconds = Math.round((Number(run.timeout_at) - Number(run.started_at)) / 1000);
+    try {
+      if (await endRun(db, dialect, run.id, 'aborted', `aborted: the run did not end within its timeout of ${seconds} s`, now)) ended += 1;
+    } catch (error) {
+      log?.error({ err: error, runId: run.id }, 'aborting a timed-out workflow run failed');
+    }
+  }
+  return ended;
+}
