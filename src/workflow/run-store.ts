@@ -135,36 +135,11 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
  * revision read.
  */
 export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step: StepRecord; resumes: boolean }>, move: RunMove, now: number): Promise<void> {
-  let stepCount = run.stepCount;
-  const appended: Array<Record<string, unknown>> = [];
-  for (const { step, resumes } of steps) {
-    if (resumes) {
-      await db
-        .updateTable('workflow_steps')
-        .set({ status: step.status, output: json(step.output), exit: step.exit ?? null, error: step.error ?? null, ended_at: step.status === 'waiting' ? null : now })
-        .where('run_id', '=', run.id)
-        .where('seq', '=', run.stepCount)
-        .execute();
-      continue;
-    }
-    stepCount += 1;
-    appended.push({
-      id: newRowId(),
-      run_id: run.id,
-      seq: stepCount,
-      node_alias: step.nodeAlias,
-      node_type: step.nodeType,
-      status: step.status,
-      input: json(step.input),
-      output: json(step.output),
-      exit: step.exit ?? null,
-      error: step.error ?? null,
-      started_at: step.startedAt,
-      ended_at: step.status === 'waiting' ? null : now,
-    });
-  }
-  if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
+  const appendedCount = steps.filter((s) => !s.resumes).length;
+  const stepCount = run.stepCount + appendedCount;
   const ended = ENDED.has(move.status);
+  // The run first: a commit whose run moved stops here, before writing steps (on PostgreSQL it
+  // waits for the other commit's row lock, then finds the revision changed).
   const moved = await db
     .updateTable('workflow_runs')
     .set({
@@ -183,6 +158,35 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
     .where('revision', '=', run.revision)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) throw new RunMoved(run.id);
+  let seq = run.stepCount;
+  const appended: Array<Record<string, unknown>> = [];
+  for (const { step, resumes } of steps) {
+    if (resumes) {
+      await db
+        .updateTable('workflow_steps')
+        .set({ status: step.status, output: json(step.output), exit: step.exit ?? null, error: step.error ?? null, ended_at: step.status === 'waiting' ? null : now })
+        .where('run_id', '=', run.id)
+        .where('seq', '=', run.stepCount)
+        .execute();
+      continue;
+    }
+    seq += 1;
+    appended.push({
+      id: newRowId(),
+      run_id: run.id,
+      seq,
+      node_alias: step.nodeAlias,
+      node_type: step.nodeType,
+      status: step.status,
+      input: json(step.input),
+      output: json(step.output),
+      exit: step.exit ?? null,
+      error: step.error ?? null,
+      started_at: step.startedAt,
+      ended_at: step.status === 'waiting' ? null : now,
+    });
+  }
+  if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
   run.revision += 1;
   run.status = move.status;
   run.cursor = move.cursor;

@@ -21,6 +21,8 @@ type FlatRow = Record<string, unknown>;
 
 const USER_KEYS = ['accountId', 'avatar', 'fullname', 'status'];
 const SYSTEM_KEYS = ['_createdAt', '_createdBy', '_owner', '_updatedAt', '_updatedBy'];
+/** The process system fields flat rows carry with the others (empty outside a workflow run). */
+const PROCESS_KEYS = ['_approvalCompletedAt', '_dueAt', '_initiatedAt', '_initiatedBy', '_nodeAssignees', '_nodeStartedAt', '_processName', '_processStatus', '_remainingTime'];
 
 /** The documented worksheet-create example, field by field (the Attachment and Relation fields arrive with a later issue). */
 const CREATE_WORKSHEET_BODY = {
@@ -150,7 +152,7 @@ describeApi(
       expect(page.body).toMatchObject({ success: true, error_code: 1, error_msg: '' });
       expect(page.body.data.total).toBe(1);
       const [row] = page.body.data.rows;
-      expect(Object.keys(row).sort()).toEqual(['id', 'rowId', 'autoid', ...SYSTEM_KEYS, ...fields.map((f) => f.id)].sort());
+      expect(Object.keys(row).sort()).toEqual(['id', 'rowId', 'autoid', ...SYSTEM_KEYS, ...PROCESS_KEYS, ...fields.map((f) => f.id)].sort());
       expect(row).toMatchObject({ id: rowId, rowId, autoid: 1, [product]: 'Router reset tool', [price]: '9.99' });
       expect(typeof row._createdAt).toBe('string');
       expect(typeof row._updatedAt).toBe('string');
@@ -177,7 +179,7 @@ describeApi(
       expect(Object.keys(plain.body.data).filter((k) => k.startsWith('_'))).toEqual([]);
       const withSystem = await ctx.call<FlatRow>('GET', `${rows()}/${rowId}?includeSystemFields=true&useFieldIdAsKey=true`);
       expect(withSystem.body.data).toMatchObject({ id: rowId, rowId, [byName('Product').id]: 'Router reset tool', _owner: { accountId: 'user-api' } });
-      expect(Object.keys(withSystem.body.data).filter((k) => k.startsWith('_')).sort()).toEqual(SYSTEM_KEYS);
+      expect(Object.keys(withSystem.body.data).filter((k) => k.startsWith('_')).sort()).toEqual([...SYSTEM_KEYS, ...PROCESS_KEYS].sort());
     });
 
     it('answers business errors with HTTP 200 and the envelope', async () => {

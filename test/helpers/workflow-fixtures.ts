@@ -1,6 +1,7 @@
 import { newRowId } from '../../src/shared/ids.js';
+import type { Executor } from '../../src/db/connection.js';
 import type { NodeSpec, TriggerSpec, WorkflowDefinition } from '../../src/workflow/index.js';
-import { forgetWorksheetListeners } from '../../src/workflow/index.js';
+import { forgetWorksheetListeners, TriggerType } from '../../src/workflow/index.js';
 import type { ApiContext } from './api-harness.js';
 
 /** A node for a test workflow: alias, type, config, and where it sits. */
@@ -9,20 +10,47 @@ export function node(alias: string, type: string, config: unknown, prev: string 
 }
 
 /**
- * Stores a published workflow straight in the tables, as publishing does (`workflows` and its
- * version), for tests of the runner that do not go through the definitions API.
+ * Stores a published workflow straight in the tables of `db`, as publishing does (`workflows` and
+ * its version), for tests of the runner that do not go through the definitions API; `extra` adds
+ * to the definition (`limits`, `showsProcess`). A server in another process learns of it at its
+ * worksheet's first write or within 5 seconds (the trigger cache).
  */
-export async function publishDirect(ctx: ApiContext, trigger: TriggerSpec, nodes: NodeSpec[], now = Date.now()): Promise<string> {
+export async function storePublishedWorkflow(db: Executor, appId: string, trigger: TriggerSpec, nodes: NodeSpec[], now: number, extra: Partial<WorkflowDefinition> = {}): Promise<string> {
   const id = newRowId();
-  const appId = ctx.setup.app.appId;
-  const definition: WorkflowDefinition = { workflowId: id, appId, name: 'Test flow', version: 1, trigger, nodes };
-  await ctx.database.db
+  const definition: WorkflowDefinition = { workflowId: id, appId, name: 'Test flow', version: 1, trigger, nodes, ...extra };
+  await db
     .insertInto('workflows')
-    .values({ id, app_id: appId, name: 'Test flow', description: '', trigger_type: trigger.type, trigger_alias: trigger.alias, trigger_config: JSON.stringify(trigger.config), trigger_worksheet_id: trigger.worksheetId, status: 'published', published_version: 1, draft_version: 1, owner_id: 'user-api', created_at: now, updated_at: now })
+    .values({ id, app_id: appId, name: definition.name, description: '', trigger_type: trigger.type, trigger_alias: trigger.alias, trigger_config: JSON.stringify(trigger.config), trigger_worksheet_id: trigger.worksheetId, status: 'published', published_version: 1, draft_version: 1, owner_id: 'user-api', created_at: now, updated_at: now })
     .execute();
-  await ctx.database.db.insertInto('workflow_versions').values({ workflow_id: id, version: 1, definition: JSON.stringify(definition), published_at: now, published_by: 'user-api' }).execute();
+  await db.insertInto('workflow_versions').values({ workflow_id: id, version: 1, definition: JSON.stringify(definition), published_at: now, published_by: 'user-api' }).execute();
   if (trigger.worksheetId) forgetWorksheetListeners(trigger.worksheetId);
   return id;
+}
+
+/** `storePublishedWorkflow` in the test's own database and first application. */
+export function publishDirect(ctx: ApiContext, trigger: TriggerSpec, nodes: NodeSpec[], now = Date.now(), extra: Partial<WorkflowDefinition> = {}): Promise<string> {
+  return storePublishedWorkflow(ctx.database.db, ctx.setup.app.appId, trigger, nodes, now, extra);
+}
+
+/** The trigger alias of the counter workflow. */
+export const COUNTER_START = 'start_c0un';
+
+/**
+ * The workflow of the exactly-once tests, on a worksheet with text fields `hits` and `stage`: when
+ * a record is created, read it afresh (`read`), append "1" to its `hits` (`bump`), then set its
+ * `stage` to "done" (`finish`). `bump` is not idempotent: a record whose `hits` is "11" had its
+ * step applied twice. Two writing steps, so that a run has a commit between steps.
+ */
+export function counterWorkflow(worksheetId: string, field: { hits: string; stage: string }): { trigger: TriggerSpec; nodes: NodeSpec[] } {
+  const record = { kind: 'record', node: COUNTER_START };
+  return {
+    trigger: { type: TriggerType.worksheet, alias: COUNTER_START, worksheetId, config: { worksheetId, event: 'create' } },
+    nodes: [
+      node('read', 'get_single', { worksheetId, record }, COUNTER_START),
+      node('bump', 'update_record', { worksheetId, record, fields: [{ fieldId: field.hits, value: { kind: 'template', value: `1$read-${field.hits}$` } }] }, 'read'),
+      node('finish', 'update_record', { worksheetId, record, fields: [{ fieldId: field.stage, value: { kind: 'literal', value: 'done' } }] }, 'bump'),
+    ],
+  };
 }
 
 /** A run and its steps as stored. */
