@@ -50,6 +50,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Epoch milliseconds now; tests fix it so that `today` and record times are known. */
   clock?: () => number;
+  /** Whether the job worker starts with the app when WORKERS > 0 (default true; `tabularium worker --once` drives it itself). */
+  startJobs?: boolean;
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -67,7 +69,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * Builds the program: cross-cutting plugins first, then every module under each prefix.
  * This file is the table of contents of the server.
  */
-export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, clock, startJobs = true }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     // A hop count trusts that many proxies nearest to the server (Fastify's types lack the number form).
@@ -105,10 +107,11 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     contextOf: (actor) => contextOf(app, actor, app.log),
     concurrency: config.workers,
     pollMs: config.workerPollMs,
+    leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
   });
   app.decorate('jobs', jobs);
-  if (config.workers > 0) app.addHook('onReady', () => jobs.start());
+  if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
   app.addHook('onClose', () => jobs.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);

@@ -81,3 +81,43 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   }
 }
+
+export interface RunningWorker {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies migrations and starts the job worker (WORKERS jobs at once) of an
+ * app that does not listen: `tabularium worker`, so that workflow runs scale apart from the API
+ * (whose processes may then run with WORKERS=0). With `once`, nothing is started: the caller runs
+ * `app.jobs.runUntilIdle()` and closes.
+ * @example const worker = await startWorker(loadConfig()); … await worker.close();
+ */
+export async function startWorker(config: Config, once = false): Promise<RunningWorker> {
+  if (config.workers < 1) throw new ConfigError('WORKERS', 'must be at least 1 for tabularium worker, got 0');
+  const database = openDatabase(config.databaseUrl);
+  let builtApp: FastifyInstance | undefined;
+  try {
+    await migrateToLatest(database).catch((error: unknown) => {
+      throw databaseFailure(error);
+    });
+    const app = await buildApp({ config, database, startJobs: !once });
+    builtApp = app;
+    await app.ready();
+    app.log.info(`Tabularium worker runs ${config.workers} background jobs at once on ${database.dialect.label}${once ? ', until none is due' : ''}`);
+    return {
+      app,
+      database,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await builtApp?.close();
+    await database.close();
+    throw error;
+  }
+}

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/index.js';
 import { PACKAGE_VERSION } from '../shared/version.js';
 import { AppError } from '../shared/app-error.js';
 import { registerServe } from './commands/serve.js';
+import { registerWorker } from './commands/worker.js';
 import { registerSetup } from './commands/setup.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerApps } from './commands/apps.js';
@@ -22,6 +23,7 @@ export async function runCli(argv: string[]): Promise<void> {
     .description('Self-hostable server for the Record, Workflow and Application Management REST interface, version 3')
     .version(PACKAGE_VERSION);
   registerServe(program);
+  registerWorker(program);
   registerSetup(program);
   registerMigrate(program);
   registerApps(program);

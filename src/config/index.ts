@@ -52,6 +52,12 @@ export interface Config {
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
   workerPollMs: number;
   /**
+   * How long a worker's claim on a job holds before another worker may take the job over, in ms
+   * (WORKER_LEASE_MS, default 60000): how soon the jobs of a process that died are run elsewhere. A
+   * step must commit within it (each commit extends it).
+   */
+  workerLeaseMs: number;
+  /**
    * For the crash-recovery tests only (CRASH_AT=point or point:n, unset in production): the process
    * kills itself with SIGKILL the nth time (default 1st) its workflow engine reaches the point
    * (`run-start`, `between-steps`, `step-commit`; see workflow/crash-points.ts).
@@ -207,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     crashAt: crashAt(env),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),

@@ -9,9 +9,6 @@ import type { CrashAt } from '../config/index.js';
 import { sweepTimedOutRuns } from './run-limits.js';
 import { workflowRunHandler } from './runner.js';
 
-/** How long a worker holds a job before another may take it over; a step must finish within it. */
-const LEASE_MS = 60_000;
-
 /** How often a process with workers looks for runs past their timeout. */
 const TIMEOUT_SWEEP_MS = 60_000;
 
@@ -24,6 +21,8 @@ export interface EngineOptions {
   contextOf(actor: Actor): ServiceContext;
   concurrency: number;
   pollMs: number;
+  /** How long a worker holds a job before another may take it over (WORKER_LEASE_MS); a step must commit within it. */
+  leaseMs?: number;
   /** CRASH_AT, for the crash-recovery tests only. */
   crashAt?: CrashAt | null;
 }
@@ -60,7 +59,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     log,
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
-    leaseMs: LEASE_MS,
+    leaseMs: options.leaseMs ?? 60_000,
     chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, dialect, clock(), log) }],
   });
 }

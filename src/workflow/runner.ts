@@ -147,6 +147,10 @@ class RunWalk {
 
   /** Runs until the run ends or waits. */
   async walk(wake: NodeWake | null): Promise<void> {
+    // Resolved before any step's transaction: inside one, a read on the root connection would wait
+    // for that transaction for ever where the engine has a single connection (SQLite), as when a
+    // run resumes after a restart at a writing step.
+    await this.actorOf();
     if (this.run.status === 'queued') await this.start();
     if (this.run.status === 'waiting') {
       if (!wake) return;

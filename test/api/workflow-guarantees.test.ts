@@ -61,6 +61,25 @@ describeApi(
       expect(await jobsLeft(ctx)).toEqual([]);
     });
 
+    it('goes on with a run stopped between steps when a fresh worker takes it over, as after a restart', async () => {
+      await counterSheet('Resumed');
+      const { trigger, nodes } = counterWorkflow(sheet.id, { hits: sheet.field.hits, stage: sheet.field.stage });
+      const workflowId = await publishDirect(ctx, trigger, nodes, now);
+      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'A' }]);
+      const [{ id: runId }] = await runsOf(ctx, workflowId);
+      // As a worker that died after the trigger's step leaves it: running, next at a writing step.
+      const run = (await readRun(ctx.database.db, runId))!;
+      const started = { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done' as const, startedAt: now };
+      const read = { nodeAlias: 'read', nodeType: 'get_single', status: 'done' as const, startedAt: now, output: { found: true, rowId: id, fields: { [sheet.field.hits]: '' } } };
+      const state = { [trigger.alias]: { worksheetId: sheet.id, rowId: id, fields: {} }, read: { found: true, rowId: id, fields: { [sheet.field.hits]: '' } } };
+      await recordSteps(ctx.database.db, run, [{ step: started, resumes: false }, { step: read, resumes: false }], { status: 'running', cursor: 'bump', state }, now);
+      const fresh = createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency: 1, pollMs: 1000 });
+      expect(await fresh.runUntilIdle()).toBe(1);
+      expect(await hitsOf(id)).toBe('1');
+      const [done] = await runsOf(ctx, workflowId);
+      expect([done.status, done.steps.map((s) => s.node_alias)]).toEqual(['passed', [trigger.alias, 'read', 'bump', 'finish']]);
+    });
+
     it('keeps a run queued while its workflow has maxConcurrentRuns running, and starts it once one ends', async () => {
       await counterSheet('Limited');
       const { trigger, nodes } = counterWorkflow(sheet.id, { hits: sheet.field.hits, stage: sheet.field.stage });

@@ -16,6 +16,7 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 const PROGRAM_SETTINGS = [
   'PORT', 'HOST', 'DATABASE_URL', 'HEADER_PREFIX', 'PUBLIC_URL', 'LOG_LEVEL', 'BODY_LIMIT', 'TIME_ZONE', 'REDIS_URL', 'NODE_ENV', 'LOG_FORMAT',
   'RATE_LIMIT', 'RATE_LIMIT_PER_IP', 'RATE_LIMIT_WINDOW_SECONDS', 'DAILY_QUOTA', 'TRUST_PROXY', 'REDIS_KEY_PREFIX',
+  'WORKERS', 'WORKER_POLL_MS', 'WORKER_LEASE_MS', 'CRASH_AT',
 ];
 
 /** The test runner's environment without the program's settings, plus `overrides`. */
