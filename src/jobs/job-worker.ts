@@ -150,6 +150,7 @@ export class JobWorker {
         try {
           const jobs = await this.claim(free);
           claimed = jobs.length;
+          if (claimed > 0) this.options.log.debug({ worker: this.id, jobs: claimed }, 'claimed background jobs');
           for (const job of jobs) this.track(this.execute(job));
         } catch (error) {
           this.options.log.error({ err: error }, 'claiming background jobs failed');
