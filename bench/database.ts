@@ -69,3 +69,22 @@ export async function runStatement(database: BenchDatabase, text: string, parame
     await client.query(text, parameters);
   });
 }
+
+/** Runs one query on the bench database beside the server and returns its rows (the workflow workloads read their runs). */
+export async function queryRows<T>(database: BenchDatabase, text: string, parameters: unknown[]): Promise<T[]> {
+  if (database.engine === 'SQLite') {
+    const db = new Database(database.where, { readonly: true });
+    try {
+      return db.prepare(text.replace(/\$\d+/g, '?')).all(...parameters) as T[];
+    } finally {
+      db.close();
+    }
+  }
+  const url = new URL(database.url);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  return withClient(url.toString(), async (client) => {
+    await client.query(`SET search_path TO "${schema}"`);
+    return (await client.query(text, parameters)).rows as T[];
+  });
+}

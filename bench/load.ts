@@ -10,6 +10,8 @@ export interface LoadSpec {
   seconds?: number;
   /** …or send exactly this many requests. */
   amount?: number;
+  /** At most this many requests per second over all connections (an open-loop load); as fast as answered when absent. */
+  overallRate?: number;
   /** The path and body of request number i (0, 1, 2, … across all connections). */
   request: (i: number) => { path: string; body?: string | Buffer };
   /** Inspects each response body; return false to count it as failed. Costs bench CPU: only for few, large requests. */
@@ -52,6 +54,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
     headers: spec.headers,
     connections: spec.connections,
     ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.seconds ?? 10 }),
+    ...(spec.overallRate !== undefined ? { overallRate: spec.overallRate } : {}),
     timeout: spec.timeoutSeconds ?? 10,
     requests: [
       {

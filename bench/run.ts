@@ -22,6 +22,7 @@ import { batchInsertRelated, listWithRelated, type RelationSheets } from './work
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 import { chartDataAndSvg } from './workloads/chart.js';
 import { getByIdRateLimited, LIMITS_OFF } from './workloads/rate-limited-get.js';
+import { backlogDrain, workflowRuns } from './workloads/workflow-runs.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -41,6 +42,8 @@ const profileDir = join(projectRoot, '.bench', 'profiles');
 let database: BenchDatabase | undefined;
 let server: ServerProcess | undefined;
 let ceiling: Ceiling | undefined;
+/** Whether the read workloads (and the ceiling they are measured against) run. */
+let ceilingWanted = true;
 
 type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>];
 
@@ -48,7 +51,7 @@ type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult 
 let relationSheets: RelationSheets | undefined;
 
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
-function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>): { writes: Workload[]; reads: Workload[] } {
+function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>, flows: { database: BenchDatabase; appId: string }): { writes: Workload[]; reads: Workload[] } {
   if (million) {
     return {
       writes: [['W1', batchInsert]],
@@ -72,6 +75,9 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
         },
       ],
       ['W12', recordLogPages],
+      // The workflow engine: its own worksheets; W9b restarts the server twice (without workers, then with).
+      ['W9', (ctx) => workflowRuns(ctx, flows.database, flows.appId)],
+      ['W9b', (ctx) => backlogDrain(ctx, flows.database, flows.appId, (env) => restart(ctx, env))],
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
@@ -189,15 +195,20 @@ async function main(): Promise<void> {
     await server!.stop();
     server = context.server = await start([], env);
   };
-  const { writes, reads } = workloadsOf(settings.million, () => ceiling!, restart);
+  const all = workloadsOf(settings.million, () => ceiling!, restart, { database, appId: setup.app.appId });
+  // BENCH_ONLY: just the workloads named (and the reads only when one of them is named).
+  const chosen = (list: Workload[]) => (settings.only ? list.filter(([id]) => settings.only!.includes(id.toUpperCase())) : list);
+  const writes = chosen(all.writes);
+  const reads = chosen(all.reads);
   for (const workload of writes) await run(workload);
   const logCost = recordLogCost(results);
   if (logCost) report(logCost);
   // Nothing writes from here on: what the table holds is known, and every read answer is checked against it.
-  ctx.truth = await loadTruth(ctx);
+  if (reads.length === 0) ceilingWanted = false;
+  else ctx.truth = await loadTruth(ctx);
   // W3 comes first: it measures the ceiling right before and after itself. The million-record
   // run has no throughput targets, so no ceiling.
-  if (!settings.million) {
+  if (!settings.million && ceilingWanted) {
     ctx.recordPaths = await sampleRecordPaths(ctx);
     ceiling = await startCeiling(ctx, ceilingLogFile);
   }
@@ -231,7 +242,7 @@ async function main(): Promise<void> {
       quick: settings.quick,
       million: settings.million,
       records: settings.records,
-      recordsRead: ctx.truth.records,
+      recordsRead: ctx.truth?.records ?? 0,
       seconds: settings.seconds,
       ceilingPerSecond: ctx.ceilingPerSecond,
       indexes,

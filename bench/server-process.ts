@@ -69,7 +69,7 @@ export interface Memory {
   peakRssMb: number;
 }
 
-async function memoryOf(pid: number): Promise<Memory> {
+export async function memoryOf(pid: number): Promise<Memory> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };

@@ -15,10 +15,12 @@ export interface BenchSettings {
   profileWorkload: string | undefined;
   /** BENCH_KEEP_DATABASE=1: leave the database (SQLite file or PostgreSQL schema) for inspection. */
   keepDatabase: boolean;
+  /** BENCH_ONLY=W9,W9b: run only these workloads (upper case); all when absent. */
+  only: string[] | undefined;
 }
 
 /** The workloads that load the server (W6 only reads its memory). */
-const PROFILABLE = ['W1', 'W2', 'W12', 'W13', 'W3', 'W3T', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8'];
+const PROFILABLE = ['W1', 'W2', 'W12', 'W13', 'W3', 'W3T', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9', 'W9B'];
 
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';
@@ -43,5 +45,16 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
     postgresUrl: url && isPostgres(url) ? url : undefined,
     profileWorkload,
     keepDatabase: isOn(env.BENCH_KEEP_DATABASE),
+    only: onlyOf(env.BENCH_ONLY),
   };
+}
+
+/** BENCH_ONLY: a comma-separated list of workload ids (W9,W9b); each must be one the bench has. */
+function onlyOf(raw: string | undefined): string[] | undefined {
+  if (!raw || raw.trim() === '') return undefined;
+  const ids = raw.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
+  const known = [...PROFILABLE, 'W3R', 'W4M', 'W12'];
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY names unknown workloads: ${unknown.join(', ')}; use ids such as W9,W9b`);
+  return ids;
 }

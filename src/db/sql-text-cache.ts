@@ -1,3 +1,5 @@
+import { CompiledQuery, type QueryResult } from 'kysely';
+import type { Executor } from './connection.js';
 import type { SqlDialect } from './dialect/sql-dialect.js';
 
 const SIZE = 512;
@@ -19,4 +21,26 @@ export function cachedSqlText(dialect: SqlDialect, key: string, compile: () => s
     if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
   }
   return text;
+}
+
+const byAdapter = new WeakMap<object, Map<string, string>>();
+
+/**
+ * Runs a statement whose SQL text is built once per `key` and engine (found from `db` itself, a
+ * connection or a transaction, so that callers need not carry the dialect): for statements that run
+ * for every job or run, where building the query would cost as much as running it. `build` makes the
+ * query the first time; `parameters` must be in the order its compiled SQL expects them.
+ * @example await executeCached(trx, 'jobs|finish', () => trx.deleteFrom('background_jobs').where('id', '=', ''), [jobId])
+ */
+export async function executeCached<R = unknown>(db: Executor, key: string, build: () => { compile(): { sql: string } }, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  const adapter = db.getExecutor().adapter;
+  let cache = byAdapter.get(adapter);
+  if (!cache) byAdapter.set(adapter, (cache = new Map()));
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = build().compile().sql;
+    cache.set(key, text);
+    if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
+  }
+  return db.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
 }

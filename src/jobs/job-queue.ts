@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
+import { cachedSqlText, executeCached } from '../db/sql-text-cache.js';
 import { newRowId } from '../shared/ids.js';
 
 /**
@@ -60,23 +61,31 @@ export async function enqueueJobs(db: Executor, jobs: NewJob[], now: number): Pr
     last_error: null,
     created_at: now,
   }));
-  await db.insertInto('background_jobs').values(rows).execute();
+  // Every trigger enqueues: the statement's text is built once per number of jobs.
+  const parameters = rows.flatMap((r) => [r.id, r.kind, r.payload, r.status, r.run_at, r.max_attempts, r.locked_by, r.last_error, r.created_at]);
+  await executeCached(db, `jobs|enqueue|${rows.length}`, () => db.insertInto('background_jobs').values(rows), parameters);
   return rows.map((r) => r.id);
 }
 
-/** Claims up to `limit` due jobs of the given kinds for `leaseMs`, oldest due first. */
+/**
+ * Claims up to `limit` due jobs of the given kinds for `leaseMs`, oldest due first. Its SQL is built
+ * once per number of kinds (it runs for every job); its `status IN ('queued', 'running')` is the
+ * condition of the partial index `background_jobs_claimable` word for word (migration 0031).
+ */
 export async function claimJobs(db: Executor, dialect: SqlDialect, kinds: readonly string[], limit: number, now: number, leaseMs: number): Promise<ClaimedJob[]> {
   if (kinds.length === 0 || limit <= 0) return [];
   const token = newRowId();
   const lock = dialect.skipLocked ? sql` FOR UPDATE SKIP LOCKED` : sql``;
-  const result = await sql<{ id: string; kind: string; payload: string; attempts: number | string; max_attempts: number | string }>`
-    UPDATE background_jobs SET status = 'running', locked_by = ${token}, run_at = ${now + leaseMs}, attempts = attempts + 1
+  const claim = (leaseEnd: number, dueBy: number, kindList: readonly string[], count: number) => sql<ClaimedRow>`
+    UPDATE background_jobs SET status = 'running', locked_by = ${token}, run_at = ${leaseEnd}, attempts = attempts + 1
     WHERE id IN (
       SELECT id FROM background_jobs
-      WHERE status IN ('queued', 'running') AND run_at <= ${now} AND kind IN (${sql.join(kinds)})
-      ORDER BY run_at LIMIT ${limit}${lock}
+      WHERE status IN ('queued', 'running') AND run_at <= ${dueBy} AND kind IN (${sql.join(kindList)})
+      ORDER BY run_at LIMIT ${count}${lock}
     )
-    RETURNING id, kind, payload, attempts, max_attempts`.execute(db);
+    RETURNING id, kind, payload, attempts, max_attempts`;
+  const text = cachedSqlText(dialect, `jobs|claim|${kinds.length}`, () => claim(0, 0, kinds, 0).compile(db).sql);
+  const result = await db.executeQuery<ClaimedRow>(CompiledQuery.raw(text, [token, now + leaseMs, now, ...kinds, limit]));
   return result.rows.map((row) => ({
     id: row.id,
     kind: row.kind,
@@ -87,16 +96,25 @@ export async function claimJobs(db: Executor, dialect: SqlDialect, kinds: readon
   }));
 }
 
+interface ClaimedRow {
+  id: string;
+  kind: string;
+  payload: string;
+  attempts: number | string;
+  max_attempts: number | string;
+}
+
 /** Fences the caller's transaction on its claim: throws `LeaseLost` when another worker holds the job now. Extends the lease. */
 export async function fenceJob(trx: Executor, job: ClaimedJob, leaseEnd: number): Promise<void> {
-  const result = await trx.updateTable('background_jobs').set({ run_at: leaseEnd }).where('id', '=', job.id).where('locked_by', '=', job.token).where('status', '=', 'running').executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new LeaseLost(job.id);
+  const build = () => trx.updateTable('background_jobs').set({ run_at: 0 }).where('id', '=', '').where('locked_by', '=', '').where('status', '=', 'running');
+  const result = await executeCached(trx, 'jobs|fence', build, [leaseEnd, job.id, job.token, 'running']);
+  if (Number(result.numAffectedRows ?? 0) !== 1) throw new LeaseLost(job.id);
 }
 
 /** Removes a done job, fenced on the claim. */
 export async function finishJob(trx: Executor, job: ClaimedJob): Promise<void> {
-  const result = await trx.deleteFrom('background_jobs').where('id', '=', job.id).where('locked_by', '=', job.token).executeTakeFirst();
-  if (Number(result.numDeletedRows) !== 1) throw new LeaseLost(job.id);
+  const result = await executeCached(trx, 'jobs|finish', () => trx.deleteFrom('background_jobs').where('id', '=', '').where('locked_by', '=', ''), [job.id, job.token]);
+  if (Number(result.numAffectedRows ?? 0) !== 1) throw new LeaseLost(job.id);
 }
 
 /** Puts a claimed job back on the queue, due at `runAt`; `error` when it failed (kept for inspection). */

@@ -7,9 +7,9 @@ import { onJobsAnnounced } from './job-signal.js';
 
 /** What a handler gets with its job: its lease, to fence its transactions on, and how to end it. */
 export interface Lease {
-  /** Throws `LeaseLost` in `trx` when another worker took the job over; extends the lease otherwise. Call it in every transaction that commits the job's work. */
+  /** Throws `LeaseLost` in `trx` when another worker took the job over; extends the lease otherwise. Call it in every transaction that commits the job's work (or `finish` instead). */
   fence(trx: Executor): Promise<void>;
-  /** Deletes the job in `trx` (fenced): its work is done when `trx` commits. */
+  /** Deletes the job in `trx`, fenced as `fence` is: its work is done when `trx` commits. */
   finish(trx: Executor): Promise<void>;
   /** Puts the job back, due at `runAt` (a wait), with its attempts counted afresh. */
   postpone(runAt: number): Promise<void>;
@@ -146,7 +146,9 @@ export class JobWorker {
       this.woken = false;
       const free = this.options.concurrency - this.active.size;
       let claimed = 0;
-      if (free > 0) {
+      // Claims come in batches: a slot freed while others still run waits until half are free, so
+      // that one claim (one commit) starts several jobs when they queue up.
+      if (free > 0 && (this.active.size === 0 || free >= Math.ceil(this.options.concurrency / 2))) {
         try {
           const jobs = await this.claim(free);
           claimed = jobs.length;

@@ -1,10 +1,14 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../db/connection.js';
+import type { MetaSchema } from '../db/schema.js';
+import { executeCached } from '../db/sql-text-cache.js';
 import { newRowId } from '../shared/ids.js';
 
 /**
  * The durable record of runs and their steps (`workflow_runs`, `workflow_steps`). A run's `cursor`
  * is the alias of the node it is at (null before the first), `state` the outputs of the nodes it
- * has passed, by alias; both change only in the transaction that commits a step.
+ * has passed, by alias; both change only in the transaction that commits a step. The statements
+ * that run for every run have their SQL text built once (`executeCached`).
  */
 
 /** Run statuses: queued (triggered, not started), running, waiting (on a to-do or a timer), and the ends. */
@@ -77,12 +81,14 @@ export async function createRuns(db: Executor, runs: NewRun[], now: number): Pro
     updated_at: now,
     ended_at: run.refusedBecause ? now : null,
   }));
-  await db.insertInto('workflow_runs').values(rows).execute();
+  const parameters = rows.flatMap((r) => Object.values(r));
+  await executeCached(db, `runs|create|${rows.length}`, () => db.insertInto('workflow_runs').values(rows), parameters);
   return rows.map((r) => r.id);
 }
 
 export async function readRun(db: Executor, runId: string): Promise<RunRow | null> {
-  const row = await db.selectFrom('workflow_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  const result = await executeCached<Selectable<MetaSchema['workflow_runs']>>(db, 'runs|read', () => db.selectFrom('workflow_runs').selectAll().where('id', '=', ''), [runId]);
+  const row = result.rows[0];
   if (!row) return null;
   return {
     id: row.id,
@@ -140,34 +146,20 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
   const ended = ENDED.has(move.status);
   // The run first: a commit whose run moved stops here, before writing steps (on PostgreSQL it
   // waits for the other commit's row lock, then finds the revision changed).
-  const moved = await db
-    .updateTable('workflow_runs')
-    .set({
-      status: move.status,
-      cursor: move.cursor,
-      state: JSON.stringify(move.state),
-      step_count: stepCount,
-      updated_at: now,
-      ...(move.outputs !== undefined ? { outputs: json(move.outputs) } : {}),
-      ...(move.error !== undefined ? { error: move.error } : {}),
-      ...(ended ? { ended_at: now } : {}),
-      ...(move.timeoutAt !== undefined ? { timeout_at: move.timeoutAt } : {}),
-      revision: run.revision + 1,
-    })
-    .where('id', '=', run.id)
-    .where('revision', '=', run.revision)
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw new RunMoved(run.id);
+  const set: Record<string, unknown> = { status: move.status, cursor: move.cursor, state: JSON.stringify(move.state), step_count: stepCount, updated_at: now };
+  if (move.outputs !== undefined) set.outputs = json(move.outputs);
+  if (move.error !== undefined) set.error = move.error;
+  if (ended) set.ended_at = now;
+  if (move.timeoutAt !== undefined) set.timeout_at = move.timeoutAt;
+  set.revision = run.revision + 1;
+  const moved = await executeCached(db, `runs|move|${Object.keys(set).join(',')}`, () => db.updateTable('workflow_runs').set(set).where('id', '=', '').where('revision', '=', 0), [...Object.values(set), run.id, run.revision]);
+  if (Number(moved.numAffectedRows ?? 0) !== 1) throw new RunMoved(run.id);
   let seq = run.stepCount;
   const appended: Array<Record<string, unknown>> = [];
   for (const { step, resumes } of steps) {
     if (resumes) {
-      await db
-        .updateTable('workflow_steps')
-        .set({ status: step.status, output: json(step.output), exit: step.exit ?? null, error: step.error ?? null, ended_at: step.status === 'waiting' ? null : now })
-        .where('run_id', '=', run.id)
-        .where('seq', '=', run.stepCount)
-        .execute();
+      const resumed = { status: step.status, output: json(step.output), exit: step.exit ?? null, error: step.error ?? null, ended_at: step.status === 'waiting' ? null : now };
+      await executeCached(db, 'steps|resume', () => db.updateTable('workflow_steps').set(resumed).where('run_id', '=', '').where('seq', '=', 0), [...Object.values(resumed), run.id, run.stepCount]);
       continue;
     }
     seq += 1;
@@ -186,7 +178,9 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
       ended_at: step.status === 'waiting' ? null : now,
     });
   }
-  if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
+  if (appended.length > 0) {
+    await executeCached(db, `steps|append|${appended.length}`, () => db.insertInto('workflow_steps').values(appended as never), appended.flatMap((row) => Object.values(row)));
+  }
   run.revision += 1;
   run.status = move.status;
   run.cursor = move.cursor;

@@ -58,7 +58,9 @@ interface CommitOptions {
   /** The step of this commit (after the kept ones); `resumes`: it updates the waiting step in place. */
   step?: StepRecord | null;
   resumes?: boolean;
-  /** More work in the commit's transaction (finishing the job, a timer's job). */
+  /** Whether the commit ends the job (the run ends or waits). */
+  finishes?: boolean;
+  /** More work in the commit's transaction (a timer's job, the concurrency check). */
   after?: (trx: Executor) => Promise<void>;
   /** The wait the run enters. */
   wait?: NodeWait;
@@ -114,14 +116,15 @@ class RunWalk {
    * the same transaction.
    */
   private async commit(db: Executor, move: RunMove, options: CommitOptions = {}): Promise<void> {
-    const { step, resumes = false, after, wait } = options;
+    const { step, resumes = false, after, wait, finishes = false } = options;
     const now = this.deps.clock();
     const before = { status: this.run.status, cursor: this.run.cursor, state: this.run.state, stepCount: this.run.stepCount, revision: this.run.revision };
     const timeoutSeconds = this.loaded.definition.limits?.timeoutSeconds ?? 0;
     if (this.stored === 'queued' && timeoutSeconds > 0) move = { ...move, timeoutAt: this.run.startedAt + timeoutSeconds * 1000 };
     try {
       await inTransaction(db, async (trx) => {
-        await this.lease.fence(trx);
+        // The job's end is fenced as the fence is: a commit that ends the job needs no fence besides.
+        await (finishes ? this.lease.finish(trx) : this.lease.fence(trx));
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
         await this.showProcess(trx, move.status, now, wait, resumes);
         await after?.(trx);
@@ -185,7 +188,7 @@ class RunWalk {
   private async step(): Promise<void> {
     const alias = this.run.cursor;
     if (alias === null) {
-      await this.commit(this.deps.db, { status: 'passed', cursor: null, state: this.run.state }, { after: (trx) => this.lease.finish(trx) });
+      await this.commit(this.deps.db, { status: 'passed', cursor: null, state: this.run.state }, { finishes: true });
       return;
     }
     const { type, config } = this.nodeAt(alias);
@@ -257,20 +260,18 @@ class RunWalk {
       const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'waiting', output: { wait: outcome.wait.state ?? {} }, startedAt };
       const until = outcome.wait.until;
       const after = async () => {
-        await this.lease.finish(trx);
-        if (until !== undefined) {
-          const payload: RunJobPayload = { runId: this.run.id, timer: { nodeAlias: alias, seq } };
-          await enqueueJobs(trx, [{ kind: RUN_JOB, payload, runAt: until }], this.deps.clock());
-        }
+        if (until === undefined) return;
+        const payload: RunJobPayload = { runId: this.run.id, timer: { nodeAlias: alias, seq } };
+        await enqueueJobs(trx, [{ kind: RUN_JOB, payload, runAt: until }], this.deps.clock());
       };
-      await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, { step, resumes, after, wait: outcome.wait });
+      await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, { step, resumes, finishes: true, after, wait: outcome.wait });
       return;
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
     // The last node (or an ending one) ends the run in its own commit, with the job.
     const end = outcome.end ?? (this.run.cursor === null ? 'passed' : null);
     if (end) {
-      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, { step, resumes, after: () => this.lease.finish(trx) });
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, { step, resumes, finishes: true });
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, { step, resumes });
@@ -282,7 +283,7 @@ class RunWalk {
     this.deps.log.warn({ runId: this.run.id, node: alias, err: error }, 'workflow step failed');
     const message = messageOf(error);
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'failed', error: message, startedAt };
-    await this.commit(this.deps.db, { status: 'failed', cursor: alias, state: this.run.state, error: `${alias}: ${message}` }, { step, resumes, after: (trx) => this.lease.finish(trx) });
+    await this.commit(this.deps.db, { status: 'failed', cursor: alias, state: this.run.state, error: `${alias}: ${message}` }, { step, resumes, finishes: true });
   }
 
   /** A waiting node woken by its timer or a signal. */

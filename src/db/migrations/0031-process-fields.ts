@@ -15,6 +15,12 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * set from its version's `limits.timeoutSeconds` when it starts. Two partial indexes: runs running
  * now per workflow (counted against `limits.maxConcurrentRuns` when a run starts), and runs that
  * have not ended by their timeout (what the sweep looks for).
+ *
+ * The job queue's claim reads due jobs in `run_at` order: `background_jobs_claimable` holds just the
+ * claimable ones in that order, so a claim reads the few it takes, where the index on
+ * (status, run_at) it replaces had both statuses' due jobs read and sorted, a cost that grew with
+ * the backlog. The claim's WHERE names the index's condition word for word (SQLite uses a partial
+ * index only then).
  */
 const PROCESS_COLUMNS: Array<[string, 'text' | 'json' | 'timestamp']> = [
   ['_process_name', 'text'],
@@ -37,5 +43,7 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   await sql`ALTER TABLE workflow_runs ADD COLUMN revision integer NOT NULL DEFAULT 0`.execute(db);
   await sql`ALTER TABLE workflow_runs ADD COLUMN timeout_at ${sql.raw(dialect.columnType('timestamp'))}`.execute(db);
   await sql`CREATE INDEX workflow_runs_running ON workflow_runs (workflow_id) WHERE status = 'running'`.execute(db);
+  await sql`CREATE INDEX background_jobs_claimable ON background_jobs (run_at) WHERE status IN ('queued', 'running')`.execute(db);
+  await sql`DROP INDEX background_jobs_due`.execute(db);
   await sql`CREATE INDEX workflow_runs_timeout ON workflow_runs (timeout_at) WHERE timeout_at IS NOT NULL AND ended_at IS NULL`.execute(db);
 }
