@@ -170,3 +170,23 @@ describe('rate limits and the trust-proxy setting', () => {
     expect(configErrorFor({ TRUST_PROXY: '10.0.0.1, proxy.local' }).message).toContain('"proxy.local" is none of these');
   });
 });
+
+describe('the job workers and the crash-test switch', () => {
+  it('runs 4 workers with a 60 s lease and no crash point by default', () => {
+    expect(loadConfig({})).toMatchObject({ workers: 4, workerPollMs: 500, workerLeaseMs: 60_000, crashAt: null });
+  });
+
+  it('reads WORKER_LEASE_MS and CRASH_AT with or without an arrival count', () => {
+    expect(loadConfig({ WORKER_LEASE_MS: '3000' }).workerLeaseMs).toBe(3000);
+    expect(loadConfig({ CRASH_AT: 'step-commit' }).crashAt).toEqual({ point: 'step-commit', nth: 1 });
+    expect(loadConfig({ CRASH_AT: 'run-start:12' }).crashAt).toEqual({ point: 'run-start', nth: 12 });
+  });
+
+  it('names CRASH_AT and its points when the value is none of them', () => {
+    const error = configErrorFor({ CRASH_AT: 'mid-air' });
+    expect(error.setting).toBe('CRASH_AT');
+    expect(error.message).toContain('run-start, between-steps, step-commit');
+    expect(configErrorFor({ CRASH_AT: 'step-commit:0' }).setting).toBe('CRASH_AT');
+    expect(configErrorFor({ WORKER_LEASE_MS: '10' }).setting).toBe('WORKER_LEASE_MS');
+  });
+});
