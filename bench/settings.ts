@@ -20,7 +20,7 @@ export interface BenchSettings {
 }
 
 /** The workloads that load the server (W6 only reads its memory). */
-const PROFILABLE = ['W1', 'W2', 'W12', 'W13', 'W3', 'W3T', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9', 'W9B'];
+const PROFILABLE = ['W1', 'W2', 'W12', 'W13', 'W3', 'W3T', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9'];
 
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';
@@ -53,7 +53,7 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
 function onlyOf(raw: string | undefined): string[] | undefined {
   if (!raw || raw.trim() === '') return undefined;
   const ids = raw.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
-  const known = [...PROFILABLE, 'W3R', 'W4M', 'W12'];
+  const known = [...PROFILABLE, 'W3R', 'W4M', 'W9B'];
   const unknown = ids.filter((id) => !known.includes(id));
   if (unknown.length > 0) throw new Error(`BENCH_ONLY names unknown workloads: ${unknown.join(', ')}; use ids such as W9,W9b`);
   return ids;

@@ -152,13 +152,15 @@ export async function workflowRuns(ctx: BenchContext, database: BenchDatabase, a
   const inWindow = runs.filter((r) => r.ended_at !== null && r.ended_at <= windowEnd).length;
   const latencies = runs.map((r) => r.ended_at! - r.started_at).sort((a, b) => a - b);
   const problems = await wrongAnswers(database, sheet, await runsOf(database, sheet));
+  const sqlite = ctx.engine === 'SQLite';
   return {
     id: 'W9',
     title: `record creates triggering a two-step workflow (branch, update record), ${W9_RATE} creates/s offered, ${W9_CONNECTIONS} conns, ${seconds} s`,
+    // The targets are SQLite's; on PostgreSQL the figures are shown for information.
     metrics: [
-      { label: '', value: inWindow / ((windowEnd - windowStart) / 1000), unit: 'runs/s completed', bound: '>=', target: 300 },
+      { label: '', value: inWindow / ((windowEnd - windowStart) / 1000), unit: 'runs/s completed', ...(sqlite ? { bound: '>=' as const, target: 300 } : {}) },
       { label: 'trigger-to-done p50', value: percentile(latencies, 50), unit: 'ms' },
-      { label: 'p99', value: percentile(latencies, 99), unit: 'ms', bound: '<=', target: 500 },
+      { label: 'p99', value: percentile(latencies, 99), unit: 'ms', ...(sqlite ? { bound: '<=' as const, target: 500 } : {}) },
       { label: 'creates', value: load.perSecond, unit: '/s' },
       { label: 'create p99', value: load.latency.p99, unit: 'ms' },
     ],
