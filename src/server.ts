@@ -46,32 +46,22 @@ function databaseFailure(error: unknown): unknown {
 }
 
 /**
- * Opens the database, applies migrations, sets up an empty database, and listens.
- * @example const server = await startServer(loadConfig()); … await server.close();
+ * Opens and migrates the database, then starts the program on it with `start` (which hands the app
+ * to `built` as soon as it exists); whatever fails on the way closes what was opened.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+async function startOn<T extends { app: FastifyInstance }>(config: Config, start: (database: Database, built: (app: FastifyInstance) => FastifyInstance) => Promise<T>): Promise<T & { database: Database; close(): Promise<void> }> {
   const database = openDatabase(config.databaseUrl);
   let builtApp: FastifyInstance | undefined;
   try {
     await migrateToLatest(database).catch((error: unknown) => {
       throw databaseFailure(error);
     });
-    const setup = await ensureSetup(database.db, Date.now());
-    // Printed before anything else can fail: the secrets are stored only as hashes, so a start
-    // that dies later (port taken, Redis down) must not swallow them.
-    printFirstRun(setup, config);
-    const app = await buildApp({ config, database });
-    builtApp = app;
-    const address = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
-      throw listenFailure(error, config);
-    });
-    app.log.info(`Tabularium serves ${address} on ${database.dialect.label}; API docs at ${address}/docs`);
+    const started = await start(database, (app) => (builtApp = app));
     return {
-      app,
+      ...started,
       database,
-      url: address,
       close: async () => {
-        await app.close();
+        await started.app.close();
         await database.close();
       },
     };
@@ -80,6 +70,25 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await database.close();
     throw error;
   }
+}
+
+/**
+ * Opens the database, applies migrations, sets up an empty database, and listens.
+ * @example const server = await startServer(loadConfig()); … await server.close();
+ */
+export function startServer(config: Config): Promise<RunningServer> {
+  return startOn(config, async (database, built) => {
+    const setup = await ensureSetup(database.db, Date.now());
+    // Printed before anything else can fail: the secrets are stored only as hashes, so a start
+    // that dies later (port taken, Redis down) must not swallow them.
+    printFirstRun(setup, config);
+    const app = built(await buildApp({ config, database }));
+    const address = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config);
+    });
+    app.log.info(`Tabularium serves ${address} on ${database.dialect.label}; API docs at ${address}/docs`);
+    return { app, url: address };
+  });
 }
 
 export interface RunningWorker {
@@ -97,27 +106,10 @@ export interface RunningWorker {
  */
 export async function startWorker(config: Config, once = false): Promise<RunningWorker> {
   if (config.workers < 1) throw new ConfigError('WORKERS', 'must be at least 1 for tabularium worker, got 0');
-  const database = openDatabase(config.databaseUrl);
-  let builtApp: FastifyInstance | undefined;
-  try {
-    await migrateToLatest(database).catch((error: unknown) => {
-      throw databaseFailure(error);
-    });
-    const app = await buildApp({ config, database, startJobs: !once });
-    builtApp = app;
+  return startOn(config, async (database, built) => {
+    const app = built(await buildApp({ config, database, startJobs: !once }));
     await app.ready();
     app.log.info(`Tabularium worker runs ${config.workers} background jobs at once on ${database.dialect.label}${once ? ', until none is due' : ''}`);
-    return {
-      app,
-      database,
-      close: async () => {
-        await app.close();
-        await database.close();
-      },
-    };
-  } catch (error) {
-    await builtApp?.close();
-    await database.close();
-    throw error;
-  }
+    return { app };
+  });
 }

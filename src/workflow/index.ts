@@ -6,3 +6,6 @@ export { nodeTypeOf, nodeTypeNames } from './registry.js';
 export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext, RecordsPort, NodeRecord } from './node-type.js';
 export { ValueRef, resolveValue } from './value-refs.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
+export { endRun, sweepTimedOutRuns } from './run-limits.js';
+export { RunMoved } from './run-store.js';
+export type { RunLimits } from './definition.js';

@@ -27,13 +27,20 @@ describeApi(
       return sheet;
     };
     const hitsOf = async (id: string) => valueOf(await readRecord(ctx, sheet, id), sheet.field.hits);
+    const freshWorker = (concurrency: number) => createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency, pollMs: 1000 });
 
-    it('refuses a commit of a run that moved on since it was read (RunMoved), writing nothing', async () => {
-      await counterSheet('Guarded');
+    /** A worksheet with the counter workflow published on it and one record created: its run queued. */
+    const queuedCounterRun = async (name: string) => {
+      await counterSheet(name);
       const { trigger, nodes } = counterWorkflow(sheet.id, { hits: sheet.field.hits, stage: sheet.field.stage });
       const workflowId = await publishDirect(ctx, trigger, nodes, now);
-      await createRecord(ctx, sheet, [{ id: 'title', value: 'A' }]);
+      const recordId = await createRecord(ctx, sheet, [{ id: 'title', value: 'A' }]);
       const [{ id: runId }] = await runsOf(ctx, workflowId);
+      return { trigger, workflowId, recordId, runId };
+    };
+
+    it('refuses a commit of a run that moved on since it was read (RunMoved), writing nothing', async () => {
+      const { workflowId, runId } = await queuedCounterRun('Guarded');
       const first = (await readRun(ctx.database.db, runId))!;
       const second = (await readRun(ctx.database.db, runId))!;
       const step = { nodeAlias: 'start', nodeType: 'trigger', status: 'done' as const, startedAt: now };
@@ -44,15 +51,10 @@ describeApi(
     });
 
     it('runs a run once when two jobs of it run at once: the later commit finds the run moved and reads it again', async () => {
-      await counterSheet('Twice');
-      const { trigger, nodes } = counterWorkflow(sheet.id, { hits: sheet.field.hits, stage: sheet.field.stage });
-      const workflowId = await publishDirect(ctx, trigger, nodes, now);
-      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'A' }]);
-      const [{ id: runId }] = await runsOf(ctx, workflowId);
+      const { trigger, workflowId, recordId: id, runId } = await queuedCounterRun('Twice');
       // A second job of the same run, as a duplicated wake-up would make; two workers take both at once.
       await enqueueJobs(ctx.database.db, [{ kind: RUN_JOB, payload: { runId } }], now);
-      const worker = createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency: 2, pollMs: 1000 });
-      await worker.runUntilIdle();
+      await freshWorker(2).runUntilIdle();
       expect(await hitsOf(id)).toBe('1');
       const [run] = await runsOf(ctx, workflowId);
       expect(run.status).toBe('passed');
@@ -62,19 +64,14 @@ describeApi(
     });
 
     it('goes on with a run stopped between steps when a fresh worker takes it over, as after a restart', async () => {
-      await counterSheet('Resumed');
-      const { trigger, nodes } = counterWorkflow(sheet.id, { hits: sheet.field.hits, stage: sheet.field.stage });
-      const workflowId = await publishDirect(ctx, trigger, nodes, now);
-      const id = await createRecord(ctx, sheet, [{ id: 'title', value: 'A' }]);
-      const [{ id: runId }] = await runsOf(ctx, workflowId);
+      const { trigger, workflowId, recordId: id, runId } = await queuedCounterRun('Resumed');
       // As a worker that died after the trigger's step leaves it: running, next at a writing step.
       const run = (await readRun(ctx.database.db, runId))!;
       const started = { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done' as const, startedAt: now };
       const read = { nodeAlias: 'read', nodeType: 'get_single', status: 'done' as const, startedAt: now, output: { found: true, rowId: id, fields: { [sheet.field.hits]: '' } } };
       const state = { [trigger.alias]: { worksheetId: sheet.id, rowId: id, fields: {} }, read: { found: true, rowId: id, fields: { [sheet.field.hits]: '' } } };
       await recordSteps(ctx.database.db, run, [{ step: started, resumes: false }, { step: read, resumes: false }], { status: 'running', cursor: 'bump', state }, now);
-      const fresh = createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency: 1, pollMs: 1000 });
-      expect(await fresh.runUntilIdle()).toBe(1);
+      expect(await freshWorker(1).runUntilIdle()).toBe(1);
       expect(await hitsOf(id)).toBe('1');
       const [done] = await runsOf(ctx, workflowId);
       expect([done.status, done.steps.map((s) => s.node_alias)]).toEqual(['passed', [trigger.alias, 'read', 'bump', 'finish']]);

@@ -67,9 +67,10 @@ export class CrashSafetyViolation extends Error {
   }
 }
 
-async function startServer(databaseUrl: string): Promise<ServerProcess> {
+/** Starts the built server on the database, with settings of its own added (`env`), and waits until it serves. */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   // Rate limits off: the writers send as fast as they can, and a 429 is not what a crash trial is about.
-  const server = await spawnServer(['dist/main.js'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '0' });
+  const server = await spawnServer(['dist/main.js'], { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '0', ...env });
   try {
     await waitUntilServing(server, 30_000);
   } catch (error) {

@@ -2,8 +2,8 @@ import { Api, authHeaders } from '../../bench/api.js';
 import { runSetup } from '../../bench/server-process.js';
 import { CRASH_POINTS, type CrashPoint } from '../../src/config/index.js';
 import { openDatabase, type Database } from '../../src/db/connection.js';
-import { spawnServer, waitUntilServing, type ServerProcess } from '../helpers/processes.js';
-import { CrashSafetyViolation } from './crash-trials.js';
+import type { ServerProcess } from '../helpers/processes.js';
+import { CrashSafetyViolation, startServer as startCrashServer } from './crash-trials.js';
 import { checkExactlyOnce, createCounterSheet, waitForRunsToEnd, type CounterSheet } from './exactly-once.js';
 import { startRecordWriters } from './record-writers.js';
 import { deriveSeed, newSeed, SeededRandom } from './seeded-random.js';
@@ -37,18 +37,9 @@ export interface WorkflowCrashSummary {
 }
 
 /** Every server of a trial: leases short enough that a killed server's jobs are taken over within seconds, polls quick. */
-const SERVER_ENV = { LOG_LEVEL: 'warn', RATE_LIMIT: '0', RATE_LIMIT_PER_IP: '0', WORKER_LEASE_MS: '3000', WORKER_POLL_MS: '50' };
+const SERVER_ENV = { WORKER_LEASE_MS: '3000', WORKER_POLL_MS: '50' };
 
-async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await spawnServer(['dist/main.js'], { DATABASE_URL: databaseUrl, ...SERVER_ENV, ...env });
-  try {
-    await waitUntilServing(server, 30_000);
-  } catch (error) {
-    await server.stop('SIGKILL');
-    throw error;
-  }
-  return server;
-}
+const startServer = (databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> => startCrashServer(databaseUrl, { ...SERVER_ENV, ...env });
 
 /** Waits for the server to end, for at most `ms`; the way it ended, or null if it still runs. */
 function endedWithin(server: ServerProcess, ms: number): Promise<number | string | null> {
