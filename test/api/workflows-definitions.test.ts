@@ -173,6 +173,22 @@ describeApi(
           [{ name: 'x', trigger: { type: 6, config: { worksheetId: sheet.id, dateFieldId: sheet.field.amount } } }, 10002, 'trigger.config.dateFieldId: "Amount" is a Number field; a date field'],
           [{ name: 'x', trigger: { type: 17, config: { inputs: [{ name: 'a', type: 'blob' }, { name: 'a', type: 'text' }] } } }, 10002, 'trigger.config.inputs[0].type: unknown type "blob"'],
         ];
+        // Values of the wrong shape are named, never a 500.
+        const wrongShapes: Array<[Record<string, unknown>, string]> = [
+          [{ type: 1, config: { worksheetId: sheet.id, event: 'create', filter: 'nonsense' } }, 'trigger.config.filter'],
+          [{ type: 1, config: { worksheetId: 42, event: 'update', triggerFields: 'amount' } }, 'trigger.config.worksheetId: must be a worksheet id or alias (a string)\ntrigger.config.triggerFields: must be a list of field ids'],
+          [{ type: 5, config: { repeat: 'fortnight', interval: 0, weekDays: 'mon', startTime: 'soon' } }, 'trigger.config.repeat: unknown repeat "fortnight"'],
+          [{ type: 5, config: { cron: 5 } }, 'trigger.config.cron: must be a cron expression'],
+          [{ type: 6, config: { worksheetId: sheet.id, dateFieldId: sheet.field.due, offset: 5, time: '25:00', repeat: 'weekly' } }, 'trigger.config.offset: must be an object {direction, amount, unit}'],
+          [{ type: 7, config: { sample: [1, 2] } }, 'trigger.config.sample: must be a JSON object'],
+          [{ type: 17, config: { inputs: {}, outputs: [7] } }, 'trigger.config.inputs: must be a list of parameters\ntrigger.config.outputs[0]: must be an object {name, type, …}'],
+          [{ type: 1, config: [] }, 'trigger.config must be an object'],
+        ];
+        for (const [trigger, message] of wrongShapes) {
+          const response = await send('POST', '/v3/app/workflows', { name: 'shapes', trigger });
+          expect(response.body.error_code, JSON.stringify(trigger)).toBe(10002);
+          expect(response.body.error_msg).toContain(message);
+        }
         for (const [body, code, message] of cases) {
           const response = await send('POST', '/v3/app/workflows', body);
           expect(response.body.error_code, JSON.stringify(body)).toBe(code);
