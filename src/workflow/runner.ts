@@ -141,7 +141,8 @@ class RunWalk {
       const record = await ctx.records.get(this.run.worksheetId, this.run.rowId);
       output = { ...output, worksheetId: this.run.worksheetId, rowId: this.run.rowId, fields: record?.fields ?? {} };
     }
-    this.run.state = { ...this.run.state, [trigger.alias]: output };
+    // Value references may name the trigger by its alias or by the reserved word `trigger`.
+    this.run.state = { ...this.run.state, [trigger.alias]: output, trigger: output };
     this.pending.push({ step: { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done', output, exit: 'next', startedAt: this.deps.clock() }, resumes: false });
     this.run.status = 'running';
     this.run.cursor = this.loaded.graph.first(null);
