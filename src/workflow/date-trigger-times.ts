@@ -65,7 +65,7 @@ export type ValueWindow = { days: { from: string; to: string } } | { instants: {
 /**
  * The field values that fire in (`after`, `upTo`], for one indexed range query: exactly the days
  * whose firing is in the window when values fire by day (none: no query), else the instants moved
- * back by the offset, widened by the most a calendar offset can differ (a month's length, a
+ * back by the offset (widened by the most a calendar offset can differ: a month's length, a
  * daylight-saving hour); the caller keeps the values whose own firing is in the window.
  */
 export function valueWindow(config: DateTriggerConfig, valueKind: 'date' | 'datetime', after: number, upTo: number, zone: string): ValueWindow | null {
@@ -86,7 +86,8 @@ export function valueWindow(config: DateTriggerConfig, valueKind: 'date' | 'date
     }
     return from && to ? { days: { from, to } } : null;
   }
-  const slack = (unit === 'months' ? 4 * 86_400_000 : 0) + 3_600_000;
+  // Minutes and hours are elapsed time (exact); days and weeks keep the wall time (an hour off across a change of offset); months differ in length.
+  const slack = unit === 'minutes' || unit === 'hours' ? 0 : (unit === 'months' ? 4 * 86_400_000 : 0) + 3_600_000;
   const back = (time: number) => DateTime.fromMillis(time, { zone }).minus({ [unit]: amount }).toMillis();
   return { instants: { after: back(after) - slack, upTo: back(upTo) + slack } };
 }

@@ -79,13 +79,16 @@ describeApi(
     it('a job that no longer carries the schedule (replaced by a later publish) fires nothing', async () => {
       const id = await publishDirect(ctx, { type: TriggerType.schedule, alias: START, worksheetId: null, config: { cron: '*/15 * * * *', timeZone: 'UTC' } }, [], clock.now);
       await plan(ctx, id);
-      // A worker of another process still holds the old plan's job: a copy of it is due too.
       const [planned] = (await jobsOf(ctx, 'workflow.schedule')).filter((j) => j.payload.workflowId === id);
-      await enqueueJobs(ctx.database.db, [{ kind: 'workflow.schedule', payload: planned.payload, runAt: planned.run_at }], clock.now);
-      await plan(ctx, id);
+      // A job of an earlier plan (a worker of another process held it while the workflow was published
+      // again) is due for a firing of its own, a quarter of an hour earlier.
+      const earlier = planned.run_at - 15 * 60_000;
+      await enqueueJobs(ctx.database.db, [{ kind: 'workflow.schedule', payload: { workflowId: id, fireAt: earlier }, runAt: earlier }], clock.now);
       clock.now = planned.run_at;
       await ctx.app.jobs.runUntilIdle();
       expect(await firings(ctx, id)).toEqual([new Date(planned.run_at).toISOString()]);
+      // One chain goes on.
+      expect((await jobsOf(ctx, 'workflow.schedule')).filter((j) => j.payload.workflowId === id).map((j) => j.run_at)).toEqual([planned.run_at + 15 * 60_000]);
     });
 
     it('closing a workflow removes its queued firing; it fires no more', async () => {
