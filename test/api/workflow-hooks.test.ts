@@ -3,6 +3,8 @@ import { describeApi, type ApiContext, type ApiResponse } from '../helpers/api-h
 import { createRecord, makeSheet, readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
 import { node, publishDirect } from '../helpers/workflow-fixtures.js';
 import { onJobsAnnounced } from '../../src/jobs/index.js';
+import { createToken } from '../../src/modules/access-tokens/index.js';
+import { newGuid } from '../../src/shared/ids.js';
 import { TriggerType } from '../../src/workflow/index.js';
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
@@ -24,15 +26,24 @@ const API_INPUTS = [
   { name: 'source', type: 'text', required: false, desc: '', default: 'api' },
 ];
 
+/** A member of the organization (no role in the application) with a token of every scope. */
+async function member(ctx: ApiContext): Promise<{ id: string; headers: Record<string, string> }> {
+  const id = newGuid();
+  await ctx.database.db.insertInto('accounts').values({ id, organization_id: ctx.setup.organizationId, email: `hooks-${ctx.engine}@example.com`, fullname: 'Hook Caller', password_hash: null, status: 1, created_at: NOW }).execute();
+  await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: 0, status: 1, joined_at: NOW }).execute();
+  const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, NOW);
+  return { id, headers: { authorization: `Bearer ${token}`, [`${ctx.config.headerPrefix}-Appid`]: ctx.setup.app.appId } };
+}
+
 /** Sends a hook call and, once its run is queued, runs the queue: the call answers when the run ends. */
-async function callAndRun<T>(ctx: ApiContext, processId: string, body: unknown): Promise<ApiResponse<T>> {
+async function callAndRun<T>(ctx: ApiContext, processId: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>> {
   const announced = new Promise<void>((resolve) => {
     const off = onJobsAnnounced(() => {
       off();
       resolve();
     });
   });
-  const pending = ctx.call<T>('POST', `/v3/app/workflow/hooks/${processId}`, body);
+  const pending = ctx.call<T>('POST', `/v3/app/workflow/hooks/${processId}`, body, headers);
   await Promise.race([announced, pending]);
   await ctx.app.jobs.runUntilIdle();
   return pending;
@@ -174,6 +185,16 @@ describeApi(
       const missing = await ctx.call('GET', `/v3/app/workflows/${apiProcess}/runs/nope`);
       expect([missing.status, missing.body.error_code]).toEqual([404, 10007]);
       expect((await ctx.call('GET', '/v3/app/workflows/nope/runs')).body.error_code).toBe(10007);
+    });
+
+    it('lets a member trigger a process (the run is theirs) but not read run history', async () => {
+      const caller = await member(ctx);
+      const started = await callAndRun(ctx, webhook, { order: 'O-8' }, caller.headers);
+      expect(started.body.error_msg).toBe('');
+      const history = await ctx.call('GET', `/v3/app/workflows/${webhook}/runs`, undefined, caller.headers);
+      expect([history.status, history.body.error_code]).toEqual([403, 10005]);
+      const runs = await ctx.call<{ runs: Array<{ initiatorId: string }> }>('GET', `/v3/app/workflows/${webhook}/runs`);
+      expect(runs.body.data.runs[0].initiatorId).toBe(caller.id);
     });
   },
   { WORKERS: '0' },

@@ -6,7 +6,7 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { enqueueJobs } from '../../src/jobs/index.js';
 import { contextOf } from '../../src/plugins/service-context.js';
 import { createJobWorker } from '../../src/workflow/engine.js';
-import { DATE_SWEEP_MS, planTimeTrigger, TriggerType } from '../../src/workflow/index.js';
+import { DATE_SWEEP_MS, planTimeTrigger, reconcileTimeTriggers, TriggerType } from '../../src/workflow/index.js';
 
 const START = 'start_t1';
 const at = (iso: string) => Date.parse(iso);
@@ -96,6 +96,14 @@ describeApi(
       await plan(ctx, daily);
       expect((await jobsOf(ctx, 'workflow.schedule')).filter((j) => j.payload.workflowId === daily)).toEqual([]);
       expect(await ctx.database.db.selectFrom('workflow_time_triggers').select('workflow_id').where('workflow_id', '=', daily).execute()).toEqual([]);
+    });
+
+    it('plans at start each published time trigger that no job carries, once', async () => {
+      const hourly = await publishDirect(ctx, { type: TriggerType.schedule, alias: START, worksheetId: null, config: { cron: '0 * * * *', timeZone: 'UTC' } }, [], clock.now);
+      expect(await reconcileTimeTriggers(ctx.database.db, clock.now, 'UTC')).toBe(1);
+      expect(await reconcileTimeTriggers(ctx.database.db, clock.now, 'UTC')).toBe(0);
+      const next = Math.floor(clock.now / 3_600_000) * 3_600_000 + 3_600_000;
+      expect((await jobsOf(ctx, 'workflow.schedule')).filter((j) => j.payload.workflowId === hourly).map((j) => j.run_at)).toEqual([next]);
     });
   },
   { WORKERS: '0' },
