@@ -214,6 +214,9 @@ describeApi(
       await ctx.app.jobs.runUntilIdle();
       const ended = await ctx.call<{ status: string }>('GET', `/v3/app/workflows/${process}/runs/${answered.body.data.runId}`);
       expect(ended.body.data.status).toBe('passed');
+      // A process without inputs may be called without a body.
+      const bare = await ctx.call<{ runId: string }>('POST', `/v3/app/workflow/hooks/${process}`);
+      expect([bare.body.error_msg, Object.keys(bare.body.data)]).toEqual(['', ['runId']]);
     });
   },
   { WORKERS: '0', WORKFLOW_HOOK_WAIT_MS: '0' },
