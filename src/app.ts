@@ -38,8 +38,10 @@ import { peopleRoutes } from './modules/people/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
+import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
+import { reconcileTimeTriggers } from './workflow/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -109,6 +111,10 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0) app.addHook('onReady', () => jobs.start());
+  // Schedules and date-field triggers whose job chain was lost (or predates it) are planned again.
+  app.addHook('onReady', async () => {
+    await reconcileTimeTriggers(database.db, app.clock(), config.timeZone).catch((error: unknown) => app.log.error({ err: error }, 'planning time triggers failed'));
+  });
   app.addHook('onClose', () => jobs.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
@@ -150,6 +156,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(regionRoutes, { prefix });
     await app.register(directoryRoutes, { prefix });
     await app.register(workflowDefinitionRoutes, { prefix });
+    await app.register(workflowRunRoutes, { prefix });
   }
   return app;
 }

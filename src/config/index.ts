@@ -51,6 +51,8 @@ export interface Config {
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
   workerPollMs: number;
+  /** How long `POST …/workflow/hooks/{process_id}` waits for its run to end before it answers the run id instead of the outputs, in ms (WORKFLOW_HOOK_WAIT_MS, default 10000; 0 answers at once). */
+  workflowHookWaitMs: number;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    workflowHookWaitMs: integer(env, 'WORKFLOW_HOOK_WAIT_MS', 10_000, 0, 300_000),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
     rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),

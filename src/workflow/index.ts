@@ -6,3 +6,7 @@ export { nodeTypeOf, nodeTypeNames } from './registry.js';
 export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext, RecordsPort, NodeRecord } from './node-type.js';
 export { ValueRef, resolveValue } from './value-refs.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
+export { planTimeTrigger, reconcileTimeTriggers, DATE_SWEEP_MS } from './time-triggers.js';
+export { nextScheduleTime, type ScheduleConfig } from './schedule-times.js';
+export { onRunEnded } from './run-signal.js';
+export { createRuns, ENDED as ENDED_STATUSES, type NewRun } from './run-store.js';

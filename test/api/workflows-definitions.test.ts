@@ -428,6 +428,21 @@ describeApi(
         expect(await worksheetListeners(ctx.database.db, other.id)).toHaveLength(1);
       });
 
+      it('publishing a schedule plans its next firing as a job; close and delete drop it', async () => {
+        const made = await create({ name: 'Nightly', trigger: { type: 'schedule', config: { cron: '0 2 * * *', timeZone: 'UTC' } } });
+        await added(made.id, [{ nodeAlias: 'look', nodeType: 'get_single', config: { worksheetId: sheet.id } }]);
+        const firings = () => ctx.database.db.selectFrom('background_jobs').select(['kind', 'status']).where('payload', 'like', `%${made.id}%`).execute();
+        expect(await firings()).toEqual([]);
+        expect((await send('POST', `/v3/app/workflows/${made.id}/publish`)).body.error_code).toBe(1);
+        expect(await firings()).toEqual([{ kind: 'workflow.schedule', status: 'queued' }]);
+        await send('POST', `/v3/app/workflows/${made.id}/close`);
+        expect(await firings()).toEqual([]);
+        await send('POST', `/v3/app/workflows/${made.id}/publish`);
+        expect(await firings()).toHaveLength(1);
+        await send('DELETE', `/v3/app/workflows/${made.id}`);
+        expect(await firings()).toEqual([]);
+      });
+
       it('delete takes the workflow out of reads and triggers, and keeps its versions for runs in flight', async () => {
         const other = await makeSheet(ctx, 'Deleted flows', [{ name: 'Title', alias: 'title', type: '2', isTitle: true }]);
         const made = await create({ name: 'Doomed', trigger: { type: 1, config: { worksheetId: other.id, event: 'create' } } });

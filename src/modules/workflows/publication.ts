@@ -1,7 +1,7 @@
 import { inRetriedTransaction } from '../../db/transaction.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { forgetWorksheetListeners, TriggerType, type TriggerSpec, type WorkflowDefinition } from '../../workflow/index.js';
+import { forgetWorksheetListeners, planTimeTrigger, TriggerType, type TriggerSpec, type WorkflowDefinition } from '../../workflow/index.js';
 import { workflowLookups, type WorkflowLookups } from './check-context.js';
 import { draftNodes, publishedVersion, within, workflowToEdit, workflowToRead } from './drafts.js';
 import { draftTriggerOf, inRunOrder } from './presenter.js';
@@ -55,6 +55,7 @@ export async function publishWorkflow(ctx: ServiceContext, id: string): Promise<
       trigger_worksheet_id: watched,
       updated_at: now,
     });
+    await planTimeTrigger(trx, row.id, now, ctx.timeZone);
     return { version, listened: [row.trigger_worksheet_id, watched] };
   });
   for (const worksheetId of listened) if (worksheetId) forgetWorksheetListeners(worksheetId);
@@ -83,7 +84,10 @@ export async function closeWorkflow(ctx: ServiceContext, id: string): Promise<{ 
   const listened = await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     const row = await workflowToEdit(ctx, trx, id);
     if (row.status === 'draft') throw AppError.invalidValue('the workflow was never published: there is nothing to close');
-    if (row.status === 'published') await repository.updateWorkflow(trx, row.id, { status: 'closed', updated_at: ctx.now() });
+    if (row.status === 'published') {
+      await repository.updateWorkflow(trx, row.id, { status: 'closed', updated_at: ctx.now() });
+      await planTimeTrigger(trx, row.id, ctx.now(), ctx.timeZone);
+    }
     return row.trigger_worksheet_id;
   });
   if (listened) forgetWorksheetListeners(listened);

@@ -3,7 +3,7 @@ import { inRetriedTransaction } from '../../db/transaction.js';
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { forgetWorksheetListeners } from '../../workflow/index.js';
+import { forgetWorksheetListeners, planTimeTrigger } from '../../workflow/index.js';
 import { workflowLookups } from './check-context.js';
 import { currentVersion, draftNodes, publishedVersion, requireWorkflowReader, within, workflowToEdit, workflowToRead } from './drafts.js';
 import { draftTriggerOf, hasUnpublishedChanges, presentListed, presentWorkflow } from './presenter.js';
@@ -152,6 +152,8 @@ export async function deleteWorkflow(ctx: ServiceContext, id: string): Promise<v
     const row = await workflowToEdit(ctx, trx, id);
     await repository.deleteAllNodes(trx, row.id);
     await repository.updateWorkflow(trx, row.id, { status: 'deleted', trigger_worksheet_id: null, updated_at: ctx.now() });
+    // A deleted workflow's schedule or date sweep stops with it.
+    await planTimeTrigger(trx, row.id, ctx.now(), ctx.timeZone);
     return row.trigger_worksheet_id;
   });
   if (listened) forgetWorksheetListeners(listened);
