@@ -3,6 +3,7 @@ import { createToken } from '../../src/modules/access-tokens/index.js';
 import { newGuid } from '../../src/shared/ids.js';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
 import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
+import { addRole } from '../helpers/roles.js';
 
 /** Roles over HTTP: managing them (app key), and what people holding them may then do (their tokens). */
 
@@ -85,9 +86,7 @@ describeApi('roles: the permission matrix', (ctx) => {
   const record: Record<string, string> = {};
 
   async function role(name: string, body: Record<string, unknown>, members: string[]): Promise<void> {
-    const made = await ctx.call<{ id: string }>('POST', '/v3/app/roles', { name, ...body });
-    expect(made.body.error_msg).toBe('');
-    expect((await ctx.call('POST', `/v3/app/roles/${made.body.data.id}/members`, { userIds: members.map((m) => who[m].id) })).body.error_msg).toBe('');
+    await addRole(ctx, name, body, members.map((m) => who[m].id));
   }
 
   async function create(title: string, as: string | null, extra: unknown[] = []): Promise<void> {

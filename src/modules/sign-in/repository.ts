@@ -31,7 +31,7 @@ export async function findSession(db: Executor, idHash: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-    .select(['sessions.account_id', 'sessions.data', 'sessions.created_at', 'sessions.seen_at', 'accounts.status as account_status'])
+    .select(['sessions.account_id', 'sessions.data', 'sessions.created_at', 'sessions.seen_at', 'accounts.status as account_status', 'accounts.organization_id'])
     .where('sessions.id', '=', idHash)
     .executeTakeFirst();
 }
