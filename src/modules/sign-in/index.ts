@@ -8,3 +8,4 @@ export { type PageKit } from './page-routes.js';
 export { csrfField, messagePage, page, PAGE_CONTENT_SECURITY_POLICY } from './layout.js';
 export { replyPage } from './page-replies.js';
 export { apiCsrf, API_CSRF_HEADER, type ApiCsrf } from './api-csrf.js';
+export { sweepExpired } from './sweep.js';
