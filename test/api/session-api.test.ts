@@ -75,8 +75,11 @@ describeApi(
       expect(titlesOf(await asBrowser<ListData>(admin, 'POST', `${rows()}/list`, { pageSize: 50 }))).toEqual(['by the key', 'by the member']);
       const record = await asBrowser<{ _createdBy: { accountId: string } }>(web, 'GET', `${rows()}/${made.body.data.id}`);
       expect(record.body.data._createdBy.accountId).toBe(memberId);
-      // Calls above applications act in the person's organization, as a token of theirs would.
+      // Calls above applications act in the person's organization, as a token of theirs would; the
+      // admin API is for those who administer it.
       expect((await ctx.call<{ accountId: string }>('GET', '/v3/users/me', undefined, cookiesOf(web))).body.data.accountId).toBe(memberId);
+      expect((await ctx.call('GET', '/admin/users', undefined, cookiesOf(admin))).status).toBe(200);
+      expect((await ctx.call('GET', '/admin/users', undefined, cookiesOf(web))).body.error_code).toBe(10005);
     });
 
     it('needs the session’s CSRF token in X-CSRF-Token on every call that changes data: 10005 naming the header', async () => {
