@@ -31,7 +31,8 @@ import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
-import { signInPageRoutes } from './modules/sign-in/index.js';
+import { apiCsrf, SessionStore, sessionSecretOf, sessionSigner, signInPageRoutes } from './modules/sign-in/index.js';
+import { createSessionStrategy } from './auth/session-strategy.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { peopleRoutes } from './modules/people/index.js';
@@ -125,9 +126,18 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
   const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
-  // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
   const oauthGrants = createOAuthStrategy(database.db, config.headerPrefix, app.clock);
-  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants], admit: rateLimitAdmission(config, app.redis, app.clock) });
+  // The signed-in session last: an explicit credential wins over a cookie, and costs nothing more.
+  const sessionSecret = await sessionSecretOf(config, database.db);
+  const sessions = createSessionStrategy({
+    db: database.db,
+    sessions: new SessionStore(database.db, app.clock),
+    signer: sessionSigner(sessionSecret),
+    csrf: apiCsrf(sessionSecret),
+    headerPrefix: config.headerPrefix,
+    clock: app.clock,
+  });
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants, sessions], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);

@@ -83,6 +83,8 @@ export interface Config {
   signInAttemptsPerIp: number;
   /** How long an OAuth access token lives, in seconds (OAUTH_ACCESS_TOKEN_SECONDS, default 3600). */
   oauthAccessTokenSeconds: number;
+  /** Minutes between two maintenance sweeps of expired sessions, codes and tokens (SWEEP_INTERVAL_MINUTES, default 60; 0 turns it off). */
+  sweepIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     signInAttemptsPerAccount: integer(env, 'SIGN_IN_ATTEMPTS_PER_ACCOUNT', 5, 1, 1000),
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
+    sweepIntervalMinutes: integer(env, 'SWEEP_INTERVAL_MINUTES', 60, 0, 10_080),
   };
 }
 
