@@ -39,6 +39,8 @@ import { BackgroundRecompute } from './modules/worksheets/background-recompute.j
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
 import { createJobWorker } from './workflow/engine.js';
+import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
+import { notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -148,6 +150,8 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(roleRoutes, { prefix });
     await app.register(regionRoutes, { prefix });
     await app.register(directoryRoutes, { prefix });
+    await app.register(workflowInstanceRoutes, { prefix });
+    await app.register(notificationRoutes, { prefix });
   }
   return app;
 }

@@ -5,6 +5,7 @@ import { JobWorker } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { workflowRunHandler } from './runner.js';
+import { todoPort } from '../modules/workflow-instances/index.js';
 
 /** How long a worker holds a job before another may take it over; a step must finish within it. */
 const LEASE_MS = 60_000;
@@ -46,7 +47,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   return new JobWorker({
     db: database.db,
     dialect: database.dialect,
-    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf })],
+    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, todos: todoPort })],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

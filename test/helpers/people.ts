@@ -1,3 +1,4 @@
+import { createToken } from '../../src/modules/access-tokens/index.js';
 import { hashPassword } from '../../src/modules/people/index.js';
 import { newGuid } from '../../src/shared/ids.js';
 import type { ApiContext } from './api-harness.js';
@@ -18,4 +19,36 @@ export async function addPerson(ctx: ApiContext, email: string, password: string
     await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: membership === 'admin' ? 1 : 0, status: 1, joined_at: now }).execute();
   }
   return id;
+}
+
+/** A person of the setup's organization with a personal access token (every scope) acting in the first application. */
+export interface TokenPerson {
+  id: string;
+  /** Headers of their token, with the first application's Appid. */
+  headers: Record<string, string>;
+}
+
+/**
+ * A person who can call the API with their own token in the first application (no role unless given one).
+ * @example const ann = await personWithToken(ctx, 'ann', now)
+ */
+export async function personWithToken(ctx: ApiContext, name: string, now: number): Promise<TokenPerson> {
+  const id = await addPerson(ctx, `${name}-${ctx.engine}@example.com`, 'a good password', { now });
+  await ctx.database.db.updateTable('accounts').set({ fullname: name }).where('id', '=', id).execute();
+  const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, now);
+  return { id, headers: { authorization: `Bearer ${token}`, [`${ctx.config.headerPrefix}-Appid`]: ctx.setup.app.appId } };
+}
+
+/**
+ * A role of the first application (made through the API as its key) held by these people; returns its id.
+ * @example await roleHeldBy(ctx, 'Clerks', { permissionScope: 80 }, [ann.id])
+ */
+export async function roleHeldBy(ctx: ApiContext, name: string, body: Record<string, unknown>, userIds: string[]): Promise<string> {
+  const created = await ctx.call<{ id: string }>('POST', '/v3/app/roles', { name, ...body });
+  if (!created.body.success) throw new Error(`role ${name}: ${created.body.error_msg}`);
+  if (userIds.length > 0) {
+    const added = await ctx.call('POST', `/v3/app/roles/${created.body.data.id}/members`, { userIds });
+    if (!added.body.success) throw new Error(`role ${name} members: ${added.body.error_msg}`);
+  }
+  return created.body.data.id;
 }
