@@ -181,8 +181,8 @@ export interface TodoPort {
   open(kind: TodoKind, assigneeIds: readonly string[], options?: { mode?: string; dueAt?: number | null; note?: string }): Promise<void>;
   /** This step's to-dos so far (every round), oldest first. */
   items(): Promise<TodoItem[]>;
-  /** Closes this step's pending to-dos: decided by the step (a deadline's action) or no longer needed (status 5). */
-  close(how: { status: number; action: string; opinion?: string }): Promise<TodoItem[]>;
+  /** Closes this step's pending to-dos: decided by the step (a deadline's action) or no longer needed (status 5); returns how many. */
+  close(how: { status: number; action: string; opinion?: string }): Promise<number>;
   /** Notifies accounts in the application (in-app). */
   notify(accountIds: readonly string[], note: { kind: string; title: string; body: string }): Promise<void>;
 }

@@ -275,8 +275,10 @@ class RunWalk {
       return;
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
-    if (outcome.end) {
-      await this.commit(trx, { status: outcome.end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
+    // The last node of the workflow ends the run in its own commit (no second transaction to say so).
+    const end = outcome.end ?? (this.run.cursor === null ? 'passed' : undefined);
+    if (end) {
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, step, resumes);

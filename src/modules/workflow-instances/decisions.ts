@@ -8,7 +8,7 @@ import { ENDED } from '../../workflow/run-store.js';
 import type { FieldValueInput } from '../records/value-codec.js';
 import { filledValues, finished, KIND_OF, opinionOf, requireKind, requireMayAct, returnTarget, stepConfig, type DecisionAction, type DecisionInput } from './decision-checks.js';
 import * as repository from './repository.js';
-import { ITEM_STATUS, KIND_WORDS } from './statuses.js';
+import { ITEM_STATUS, KIND, KIND_WORDS } from './statuses.js';
 
 /** The outcome of a batch: the instances acted on, and why each other one was not. */
 export interface BatchResult {
@@ -20,6 +20,8 @@ export interface BatchResult {
 interface Checked {
   item: repository.WorkItemRow;
   run: repository.InstanceRun;
+  /** Whether other to-dos of its step were pending when the batch was read (none can open while this one is pending). */
+  othersPending: boolean;
   opinion: string | null;
   fields: FieldValueInput[] | null;
   to: string | null;
@@ -27,15 +29,19 @@ interface Checked {
 
 const STATUS_AFTER: Readonly<Record<DecisionAction, number>> = { approve: ITEM_STATUS.done, reject: ITEM_STATUS.rejected, return: ITEM_STATUS.rejected, fill: ITEM_STATUS.done, resubmit: ITEM_STATUS.done };
 
-/** What was read for a batch, in a few statements whatever its size: the to-dos named, the callers' pending ones, the runs. */
+/**
+ * What was read for a batch, in three statements whatever its size: the to-dos named, every pending
+ * to-do of the instances (the caller's, for decisions without a workId; the others of each step, to
+ * know what a decision leaves open), and the runs.
+ */
 async function readBatch(ctx: ServiceContext, action: DecisionAction, inputs: readonly DecisionInput[]) {
+  const runIds = [...new Set(inputs.map((i) => i.id))];
   const named = await repository.itemsByIds(ctx.db, inputs.flatMap((i) => (i.workId ? [i.workId] : [])));
-  const unnamed = inputs.filter((i) => !i.workId).map((i) => i.id);
-  const pending = await repository.pendingItemsOf(ctx.db, unnamed, [KIND_OF[action]], ctx.actor.userId);
-  const runs = await repository.runsByIds(ctx.db, [...inputs.map((i) => i.id)]);
+  const pending = await repository.pendingItemsOf(ctx.db, runIds, [KIND.resubmit, KIND.fill, KIND.approve], null);
+  const runs = await repository.runsByIds(ctx.db, runIds);
   const pendingByRun = new Map<string, repository.WorkItemRow[]>();
   for (const item of pending) pendingByRun.set(item.run_id, [...(pendingByRun.get(item.run_id) ?? []), item]);
-  return { byId: new Map(named.map((item) => [item.id, item])), pendingByRun, runs };
+  return { byId: new Map(named.map((item) => [item.id, item])), pendingByRun, runs, actorId: ctx.actor.userId, kind: KIND_OF[action] };
 }
 
 type BatchRead = Awaited<ReturnType<typeof readBatch>>;
@@ -47,7 +53,7 @@ function itemFor(action: DecisionAction, input: DecisionInput, read: BatchRead):
     if (!item || item.run_id !== input.id) throw AppError.notFound(`workId "${input.workId.slice(0, 60)}": no to-do of instance "${input.id.slice(0, 60)}"`);
     return item;
   }
-  const candidates = read.pendingByRun.get(input.id) ?? [];
+  const candidates = (read.pendingByRun.get(input.id) ?? []).filter((item) => Number(item.kind) === read.kind && (read.actorId === null || item.assignee_id === read.actorId));
   const words = KIND_WORDS[KIND_OF[action]];
   if (candidates.length === 0) throw AppError.notFound(`instance "${input.id.slice(0, 60)}": no pending to-do to ${words} for you; name it with workId`);
   if (candidates.length > 1) throw AppError.invalidParameters(`workId is required: instance "${input.id.slice(0, 60)}" has ${candidates.length} pending to-dos to ${words}`);
@@ -64,23 +70,28 @@ async function check(ctx: ServiceContext, action: DecisionAction, input: Decisio
   if (Number(item.status) !== ITEM_STATUS.pending || ENDED.has(run.status)) throw finished(item, run);
   const loaded: Loaded = await loadVersion(ctx.db, run.workflow_id, run.version);
   const config = stepConfig(loaded, item);
+  const othersPending = (read.pendingByRun.get(run.id) ?? []).some((other) => other.id !== item.id && other.seq === item.seq);
   return {
     item,
     run,
+    othersPending,
     opinion: opinionOf(input, action, config, item),
     fields: action === 'fill' ? await filledValues(ctx, input, run, config) : null,
     to: action === 'return' ? returnTarget(input, run, loaded, item) : null,
   };
 }
 
-/** Whether the step is settled by this decision, so that its run goes on (closing the to-dos no longer needed). */
-async function settles(trx: Executor, action: DecisionAction, item: repository.WorkItemRow, now: number): Promise<boolean> {
+/**
+ * Whether the step is settled by this decision, so that its run goes on (closing the to-dos no
+ * longer needed): any decision but an approval of `all` settles it; that one once none is left.
+ */
+async function settles(trx: Executor, action: DecisionAction, checked: Checked, now: number): Promise<boolean> {
+  const { item, othersPending } = checked;
+  if (!othersPending) return true;
   const run = item.run_id;
   const seq = Number(item.seq);
-  const closeOthers = () => repository.closePending(trx, run, seq, { status: ITEM_STATUS.notNeeded, action: 'none', actedBy: null, now }, item.id);
   if (action === 'approve' && item.mode === 'all') return (await repository.countPending(trx, run, seq, Number(item.kind))) === 0;
-  if (action === 'approve' && item.mode === 'inOrder') return true;
-  if (action !== 'resubmit') await closeOthers();
+  await repository.closePending(trx, run, seq, { status: ITEM_STATUS.notNeeded, action: 'none', actedBy: null, now }, item.id);
   return true;
 }
 
@@ -97,7 +108,7 @@ async function apply(ctx: ServiceContext, action: DecisionAction, checked: Check
       const [current] = await repository.itemsByIds(trx, [item.id]);
       throw finished(current ?? item, undefined);
     }
-    if (!(await settles(trx, action, item, now))) return;
+    if (!(await settles(trx, action, checked, now))) return;
     const data = { action, by: ctx.actor.accountId, opinion: checked.opinion, ...(checked.fields ? { values: checked.fields } : {}), ...(action === 'return' ? { to: checked.to } : {}) };
     await signalRun(trx, run.id, item.node_alias, Number(item.seq), data, now);
   });

@@ -92,13 +92,7 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
 
     items: async () => (await repository.itemsOfStep(db, step.id, step.seq)).map(itemOf),
 
-    async close(how) {
-      const pending = (await repository.itemsOfStep(db, step.id, step.seq)).filter((row) => Number(row.status) === 0 && Number(row.kind) !== 5);
-      if (pending.length === 0) return [];
-      const now = ctx.now();
-      await repository.closePending(db, step.id, step.seq, { ...how, actedBy: how.status === 5 ? null : ctx.actor.accountId, now });
-      return pending.map((row) => ({ ...itemOf(row), status: how.status, action: how.action, opinion: how.opinion ?? null, actedAt: now }));
-    },
+    close: (how) => repository.closePending(db, step.id, step.seq, { ...how, actedBy: how.status === 5 ? null : ctx.actor.accountId, now: ctx.now() }),
 
     async notify(accountIds, note) {
       const { processName } = await describe();

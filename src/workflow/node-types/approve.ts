@@ -51,10 +51,12 @@ async function start(config: ApproveConfig, ctx: NodeContext): Promise<NodeOutco
 
 /** The step's decision: its opinions so far, and where the run goes. */
 async function decided(result: 'approved' | 'rejected', state: ApproveState, ctx: NodeContext): Promise<NodeOutcome> {
-  await ctx.todos.close({ status: 5, action: 'none' });
-  const opinions = (await ctx.todos.items())
+  const items = await ctx.todos.items();
+  // What the decision service left open (none, as a rule: it closes the others when it signals).
+  if (items.some((item) => item.status === 0 && item.kind !== 5)) await ctx.todos.close({ status: 5, action: 'none' });
+  const opinions = items
     .filter((item) => item.kind === 4 && item.action !== null && item.action !== 'none')
-    .map((item) => ({ accountId: item.actedBy ?? item.assigneeId, action: item.action, opinion: item.opinion ?? '', at: item.actedAt }));
+    .map((item) => ({ accountId: item.assigneeId, actedBy: item.actedBy, action: item.action, opinion: item.opinion ?? '', at: item.actedAt }));
   const output = { approvers: state.approvers, result, opinions };
   if (result === 'approved') return { exit: 'approved', output, container: { exit: 'approved' } };
   const block = ctx.container?.type === 'approval_block' ? (ctx.container.config as { onReject?: string }) : undefined;
