@@ -48,6 +48,13 @@ export function itemOf(row: repository.WorkItemRow): TodoItem {
  */
 export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPort {
   const db = ctx.db;
+  // Decisions and instance actions lock the run before they touch its to-dos; the step does the same,
+  // so that both take their locks in one order (PostgreSQL would otherwise break a deadlock by aborting one).
+  let locked = false;
+  const lockRun = async () => {
+    if (!locked && db.isTransaction) await repository.lockRun(db, ctx.dialect, step.id);
+    locked = true;
+  };
   let described: Promise<{ processName: string; title: string }> | null = null;
   const describe = () =>
     (described ??= Promise.all([repository.workflowName(db, step.workflowId), recordTitle(ctx, step.worksheetId, step.rowId)]).then(([processName, title]) => ({ processName, title })));
@@ -56,6 +63,7 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
 
     async open(kind, assigneeIds, options = {}) {
       if (assigneeIds.length === 0) return;
+      await lockRun();
       const { processName, title } = await describe();
       const now = ctx.now();
       const rows = assigneeIds.map((assigneeId) => ({
@@ -92,7 +100,10 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
 
     items: async () => (await repository.itemsOfStep(db, step.id, step.seq)).map(itemOf),
 
-    close: (how) => repository.closePending(db, step.id, step.seq, { ...how, actedBy: how.status === 5 ? null : ctx.actor.accountId, now: ctx.now() }),
+    async close(how) {
+      await lockRun();
+      return repository.closePending(db, step.id, step.seq, { ...how, actedBy: how.status === 5 ? null : ctx.actor.accountId, now: ctx.now() });
+    },
 
     async notify(accountIds, note) {
       const { processName } = await describe();
