@@ -124,6 +124,22 @@ describeApi(
       expect(listed.instances.map((i) => i.id)).toEqual([run.id]);
     });
 
+    it('all: two approvals at the same moment wake the run exactly once', async () => {
+      const sheet = await expenseSheet(ctx, 'Expenses at once');
+      const workflowId = await publishFlow(ctx, sheet, [block(), approveStep('pair', { approvers: [user(ben), user(cat)], mode: 'all' }), markStatus(sheet, 'approved')], NOW);
+      await createAs(ann, sheet, 'Bench');
+      await ctx.app.jobs.runUntilIdle();
+      const run = await onlyRun(ctx, workflowId);
+      const results = await Promise.all([ben, cat].map((who) => batch(ctx, who, { action: 'approve', items: [{ id: run.id }] })));
+      expect(results.map((r) => r.data)).toEqual([
+        { success: [run.id], fail: [] },
+        { success: [run.id], fail: [] },
+      ]);
+      expect(await ctx.database.db.selectFrom('background_jobs').select('payload').execute()).toHaveLength(1);
+      await ctx.app.jobs.runUntilIdle();
+      expect((await onlyRun(ctx, workflowId)).status).toBe('passed');
+    });
+
     it('in order: the next approver gets their to-do only once the one before approved', async () => {
       const sheet = await expenseSheet(ctx, 'Expenses in order');
       const workflowId = await publishFlow(ctx, sheet, [block(), approveStep('chain', { approvers: [user(cat), user(ben)], mode: 'inOrder' }), markStatus(sheet, 'approved')], NOW);
