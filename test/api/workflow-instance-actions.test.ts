@@ -4,6 +4,8 @@ import { approveStep, batch, block, decideAs, expenseSheet, instanceAction, mark
 import { personWithToken, roleHeldBy, type TokenPerson } from '../helpers/people.js';
 import type { Sheet } from '../helpers/record-fixtures.js';
 import { readRun, recordSteps, RunEnded } from '../../src/workflow/run-store.js';
+import { addKey } from '../../src/modules/setup/index.js';
+import { setKeyWorksheets } from '../../src/modules/app-keys/index.js';
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
 const HOUR = 3_600_000;
@@ -130,6 +132,18 @@ describeApi(
       expect(await batch(ctx, ben, { action: 'approve' })).toMatchObject({ error_code: 10001 });
       await ctx.app.jobs.runUntilIdle();
       expect((await ctx.database.db.selectFrom('workflow_runs').select('status').where('id', '=', two).executeTakeFirstOrThrow()).status).toBe('refused');
+    });
+
+    it('a custom key is no administrator: its lists hold nothing and it may act on no to-do (10005)', async () => {
+      const runId = await startOne('Custom key');
+      const key = await addKey(ctx.database.db, ctx.setup.app.appId, false, NOW);
+      await setKeyWorksheets(ctx.database.db, key.appKey, [sheet.id]);
+      const custom = { id: 'custom-key', headers: { [`${ctx.config.headerPrefix}-Appkey`]: key.appKey, [`${ctx.config.headerPrefix}-Sign`]: key.sign } };
+      expect((await todoList(ctx, custom, 'type=4')).total).toBe(0);
+      expect((await todoList(ctx, custom, 'type=0')).total).toBe(0);
+      const decided = await batch(ctx, custom, { action: 'approve', items: [{ id: runId, workId: await workOf(runId, ben), opinion: 'x' }] });
+      expect(decided.data.fail[0]).toMatchObject({ error_code: 10005 });
+      expect(await instanceAction(ctx, custom, runId, 'terminate')).toMatchObject({ error_code: 10005 });
     });
 
     it('returning to the initiator needs a person: an instance the app key started can only go back to a step', async () => {

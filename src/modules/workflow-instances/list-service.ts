@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { administers } from '../../access/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import * as listRepository from './list-repository.js';
@@ -33,8 +34,12 @@ function timeOf(text: string | undefined, key: string, timeZone: string, end: bo
   throw AppError.invalidValue(`${key}: "${value.slice(0, 40)}" is not a date (YYYY-MM-DD) or an ISO 8601 time`);
 }
 
-/** Whose to-dos: the caller's; an app key (an administrator of its application) sees everyone's. */
-const personOf = (ctx: ServiceContext): string | null => ctx.actor.userId;
+/**
+ * Whose to-dos: a person's own; an app key that administers its application (every key but a custom
+ * one) sees everyone's (null); a custom key, which is no person and no administrator, its own
+ * pseudo-user's, that is none.
+ */
+const personOf = (ctx: ServiceContext): string | null => ctx.actor.userId ?? (administers(ctx.actor) ? null : ctx.actor.accountId);
 
 function filterOf(ctx: ServiceContext, input: ListInput): listRepository.ListFilter {
   const keyword = input.keyword?.trim() ?? '';
