@@ -6,3 +6,5 @@ export { nodeTypeOf, nodeTypeNames } from './registry.js';
 export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext, RecordsPort, NodeRecord } from './node-type.js';
 export { ValueRef, resolveValue } from './value-refs.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
+export type { AssigneeQuery, TodoItem, TodoKind, TodoPort } from './node-type.js';
+export { Recipient, Recipients } from './recipients.js';
