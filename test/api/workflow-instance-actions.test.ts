@@ -134,6 +134,15 @@ describeApi(
       expect((await ctx.database.db.selectFrom('workflow_runs').select('status').where('id', '=', two).executeTakeFirstOrThrow()).status).toBe('refused');
     });
 
+    it('a failed instance leaves its to-dos open but off the lists, and they cannot be decided', async () => {
+      const runId = await startOne('Failed meanwhile');
+      // As the job queue leaves a run whose job failed every attempt.
+      await ctx.database.db.updateTable('workflow_runs').set({ status: 'failed', error: 'gave up' }).where('id', '=', runId).execute();
+      expect((await todoList(ctx, ben, 'type=4')).instances.map((i) => i.id)).not.toContain(runId);
+      const late = await batch(ctx, ben, { action: 'approve', items: [{ id: runId, opinion: 'x' }] });
+      expect(late.data.fail).toEqual([{ id: runId, error_code: 10002, error_msg: `workId "${await workOf(runId, ben)}": its instance has ended (failed); this to-do cannot be decided any more` }]);
+    });
+
     it('a custom key is no administrator: its lists hold nothing and it may act on no to-do (10005)', async () => {
       const runId = await startOne('Custom key');
       const key = await addKey(ctx.database.db, ctx.setup.app.appId, false, NOW);

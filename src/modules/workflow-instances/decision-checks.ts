@@ -28,12 +28,10 @@ export interface DecisionInput {
 
 /** The refusal of a decision on a to-do that is no longer pending: it was decided (or closed), or its instance ended. */
 export function finished(item: WorkItemRow, run: InstanceRun | undefined): AppError {
-  const why =
-    Number(item.status) === 5 || item.action === 'none'
-      ? 'no longer needed (the step was decided by others or the instance ended)'
-      : `already decided (${item.action ?? 'done'} at ${iso(item.acted_at) ?? '?'})`;
-  const ended = run && ENDED.has(run.status) && Number(item.status) === 0 ? `its instance has ended (${run.status})` : why;
-  return new AppError(ErrorCode.InvalidValue, 409, `workId "${item.id}": this to-do is ${ended}; it cannot be decided again`);
+  const refuse = (message: string) => new AppError(ErrorCode.InvalidValue, 409, `workId "${item.id}": ${message}`);
+  if (Number(item.status) === 0 && run && ENDED.has(run.status)) return refuse(`its instance has ended (${run.status}); this to-do cannot be decided any more`);
+  if (Number(item.status) === 5 || item.action === 'none') return refuse('this to-do is no longer needed (the step was decided by others or the instance ended); it cannot be decided again');
+  return refuse(`this to-do is already decided (${item.action ?? 'done'} at ${iso(item.acted_at) ?? '?'}); it cannot be decided again`);
 }
 
 /** Only the to-do's assignee, or an administrator of the application acting for them (10005 otherwise). */

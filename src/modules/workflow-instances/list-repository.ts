@@ -24,7 +24,8 @@ function itemQuery(db: Executor, dialect: SqlDialect, type: number, filter: List
   if (filter.personId !== null) query = query.where('w.assignee_id', '=', filter.personId);
   if (type === -1) query = query.where('w.kind', 'in', [0, 3, 4]).where('w.acted_at', 'is not', null).where('w.action', '<>', 'none');
   else if (type === 5) query = query.where('w.kind', '=', 5);
-  else query = query.where('w.kind', '=', type).where('w.status', '=', 0);
+  // A run that failed leaves its to-dos pending: they are no longer anyone's to decide.
+  else query = query.where('w.kind', '=', type).where('w.status', '=', 0).where('r.status', 'in', ['queued', 'running', 'waiting']);
   if (filter.keyword !== null) {
     const keyword = filter.keyword;
     query = query.where((eb) => eb.or([contains(dialect, 'w.process_name', keyword), contains(dialect, 'w.title', keyword)]));
