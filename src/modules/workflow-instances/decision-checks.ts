@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import type { Loaded } from '../../workflow/runner.js';
 import { ENDED } from '../../workflow/run-store.js';
 import { checkFieldValues } from '../records/index.js';
-import type { FieldValueInput } from '../records/value-codec.js';
+import type { FieldValueInput } from '../records/index.js';
 import type { InstanceRun, WorkItemRow } from './repository.js';
 import { iso, KIND, KIND_WORDS } from './statuses.js';
 

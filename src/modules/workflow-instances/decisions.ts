@@ -5,7 +5,7 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadVersion, signalRun, type Loaded } from '../../workflow/runner.js';
 import { ENDED } from '../../workflow/run-store.js';
-import type { FieldValueInput } from '../records/value-codec.js';
+import type { FieldValueInput } from '../records/index.js';
 import { filledValues, finished, KIND_OF, opinionOf, requireKind, requireMayAct, returnTarget, stepConfig, type DecisionAction, type DecisionInput } from './decision-checks.js';
 import * as repository from './repository.js';
 import { ITEM_STATUS, KIND, KIND_WORDS } from './statuses.js';
