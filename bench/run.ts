@@ -22,6 +22,7 @@ import { batchInsertRelated, listWithRelated, type RelationSheets } from './work
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 import { chartDataAndSvg } from './workloads/chart.js';
 import { getByIdRateLimited, LIMITS_OFF } from './workloads/rate-limited-get.js';
+import { approveTodos } from './workloads/approvals.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -72,6 +73,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
         },
       ],
       ['W12', recordLogPages],
+      ['W10', approveTodos],
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
   const sheet = await createBenchSheet(api);
   let member: Promise<Record<string, string>> | null = null;
   const memberHeaders = () => (member ??= makeMember(api, database!, sheet, setup.app.appId));
-  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet, tokenHeaders, memberHeaders };
+  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet, appId: setup.app.appId, database, tokenHeaders, memberHeaders };
   const idle = await server.memory();
 
   const results: WorkloadResult[] = [];

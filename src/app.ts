@@ -43,6 +43,8 @@ import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers } from './workflow/index.js';
+import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
+import { notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -167,6 +169,8 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(directoryRoutes, { prefix });
     await app.register(workflowDefinitionRoutes, { prefix });
     await app.register(workflowRunRoutes, { prefix });
+    await app.register(workflowInstanceRoutes, { prefix });
+    await app.register(notificationRoutes, { prefix });
   }
   return app;
 }

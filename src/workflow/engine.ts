@@ -7,6 +7,7 @@ import type { ServiceContext } from '../shared/service-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
+import { todoPort } from '../modules/workflow-instances/index.js';
 
 /** How long a worker holds a job before another may take it over; a step must finish within it. */
 const LEASE_MS = 60_000;
@@ -45,7 +46,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
-  const deps: RunnerDeps = { db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf };
+  const deps: RunnerDeps = { db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, todos: todoPort };
   return new JobWorker({
     db: database.db,
     dialect: database.dialect,

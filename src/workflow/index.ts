@@ -10,3 +10,5 @@ export { planTimeTrigger, reconcileTimeTriggers, DATE_SWEEP_MS } from './time-tr
 export { nextScheduleTime, type ScheduleConfig } from './schedule-times.js';
 export { onRunEnded } from './run-signal.js';
 export { createRuns, ENDED as ENDED_STATUSES, type NewRun } from './run-store.js';
+export type { AssigneeQuery, TodoItem, TodoKind, TodoPort } from './node-type.js';
+export { Recipient, Recipients } from './recipients.js';

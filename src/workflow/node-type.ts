@@ -54,7 +54,19 @@ export interface NodeType<C extends TSchema = TSchema> {
  * the whole run instead, with that status (an approval refused, a return node).
  */
 export type NodeOutcome =
-  | { exit: string; output?: Record<string, unknown>; end?: 'passed' | 'refused' | 'aborted' }
+  | {
+      exit: string;
+      output?: Record<string, unknown>;
+      end?: 'passed' | 'refused' | 'aborted';
+      /** Goes on at this node instead of the next: an earlier node of the same container (an approval returned to an earlier step). */
+      goTo?: string;
+      /**
+       * Sets the exit of the node owning the container this node sits in (an approval block's result,
+       * for later branches to route on); with `leave`, the run also leaves the container and goes on
+       * after its owner (a rejection that leaves the block by `rejected`).
+       */
+      container?: { exit: string; leave?: boolean };
+    }
   | { wait: NodeWait };
 
 /** Thrown by a node for a failure that may pass (a timeout, a 503): the step is tried again later, with backoff. */
@@ -109,7 +121,70 @@ export interface NodeContext {
   now(): number;
   timeZone: string;
   log: FastifyBaseLogger;
-  run: { id: string; workflowId: string; appId: string; initiatorId: string; nodeAlias: string };
+  run: {
+    id: string;
+    workflowId: string;
+    appId: string;
+    initiatorId: string;
+    nodeAlias: string;
+    nodeName: string;
+    /** The number of the step this node runs as (a waiting step keeps it until it leaves): to-dos name it. */
+    seq: number;
+    /** The record that triggered the run, when one did. */
+    worksheetId: string | null;
+    rowId: string | null;
+  };
+  /** The node owning the container this node sits in (an approval block for its steps), when it sits in one. */
+  container?: { alias: string; type: string; config: unknown };
+  /** The to-dos of this step (approvals, fill-ins, copies) and notifications. */
+  todos: TodoPort;
+}
+
+/** Kinds of to-dos (facts §7.6 action types): 0 the initiator's (resubmit after a return), 3 fill in, 4 approve, 5 copy (cc). */
+export type TodoKind = 0 | 3 | 4 | 5;
+
+/** Whom a step's to-dos go to, as the node resolved its config: accounts, groups, and the run's initiator. */
+export interface AssigneeQuery {
+  users: string[];
+  /** Roles of the application. */
+  roles: string[];
+  departments: string[];
+  jobs: string[];
+  orgRoles: string[];
+  initiator: boolean;
+  /** The manager of the initiator's department. */
+  initiatorManager: boolean;
+}
+
+/** One to-do of a step as nodes see it. */
+export interface TodoItem {
+  id: string;
+  kind: TodoKind;
+  assigneeId: string;
+  /** Facts §7.6: 0 pending; approval 1 passed, 4 rejected or returned; fill 1 filled; 5 no longer needed. */
+  status: number;
+  action: string | null;
+  opinion: string | null;
+  actedBy: string | null;
+  actedAt: number | null;
+  createdAt: number;
+}
+
+/**
+ * The to-dos of the step a node runs as, in the step's transaction: whom they go to, opening them
+ * (each assignee notified), what was decided, and closing what is left.
+ */
+export interface TodoPort {
+  /** The accounts a query names now: active members of the organization, in order, each once (pseudo-users left out). */
+  resolve(query: AssigneeQuery): Promise<string[]>;
+  /** Opens to-dos of this step, one per assignee, each notified. */
+  open(kind: TodoKind, assigneeIds: readonly string[], options?: { mode?: string; dueAt?: number | null; note?: string }): Promise<void>;
+  /** This step's to-dos so far (every round), oldest first. */
+  items(): Promise<TodoItem[]>;
+  /** Closes this step's pending to-dos: decided by the step (a deadline's action) or no longer needed (status 5); returns how many. */
+  close(how: { status: number; action: string; opinion?: string }): Promise<number>;
+  /** Notifies accounts in the application (in-app). */
+  notify(accountIds: readonly string[], note: { kind: string; title: string; body: string }): Promise<void>;
 }
 
 /** The record operations nodes have. */

@@ -13,6 +13,14 @@ import { announceRunEnded } from './run-signal.js';
 export type RunStatus = 'queued' | 'running' | 'waiting' | 'passed' | 'refused' | 'aborted' | 'failed';
 export const ENDED: ReadonlySet<string> = new Set(['passed', 'refused', 'aborted', 'failed']);
 
+/** Thrown when a step would move a run that has ended since it was read (terminated or revoked by a person): the step is dropped. */
+export class RunEnded extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} has ended meanwhile`);
+    this.name = 'RunEnded';
+  }
+}
+
 /** A run as the runner reads it. */
 export interface RunRow {
   id: string;
@@ -177,7 +185,7 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
   }
   if (appended.length > 0) await db.insertInto('workflow_steps').values(appended as never).execute();
   const ended = ENDED.has(move.status);
-  await db
+  const moved = await db
     .updateTable('workflow_runs')
     .set({
       status: move.status,
@@ -190,7 +198,10 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
       ...(ended ? { ended_at: now } : {}),
     })
     .where('id', '=', run.id)
-    .execute();
+    // A run ended meanwhile (terminated, revoked) is not moved on: the step rolls back.
+    .where('status', 'not in', [...ENDED])
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 0) throw new RunEnded(run.id);
   if (ended) onCommit(db, () => announceRunEnded(run.id));
   run.status = move.status;
   run.cursor = move.cursor;

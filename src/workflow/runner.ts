@@ -8,10 +8,10 @@ import type { ChangeSource } from '../shared/change-source.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { RUN_JOB, type WorkflowDefinition } from './definition.js';
 import { WorkflowGraph } from './graph.js';
-import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWake } from './node-type.js';
+import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWake, type TodoPort } from './node-type.js';
 import { recordsPort } from './records-port.js';
 import { nodeTypeOf } from './registry.js';
-import { ENDED, readDefinition, readRun, readWaitState, recordSteps, type RunMove, type RunRow, type StepRecord } from './run-store.js';
+import { ENDED, readDefinition, readRun, readWaitState, recordSteps, RunEnded, type RunMove, type RunRow, type StepRecord } from './run-store.js';
 import type { ValueScope } from './value-refs.js';
 
 /** What the runner needs from the server. */
@@ -24,6 +24,8 @@ export interface RunnerDeps {
   contextFor(actor: Actor, db: Executor, origin: ChangeSource): ServiceContext;
   /** The organization an application belongs to. */
   organizationOf(appId: string): Promise<string>;
+  /** The to-dos of one step (`modules/workflow-instances`), acting in the step's context. */
+  todos(ctx: ServiceContext, step: NodeContext['run']): TodoPort;
 }
 
 /** A run job's payload: the run, and what woke it when it waits (a signal: a to-do decided; a timer: a delay or deadline). */
@@ -36,7 +38,7 @@ export interface RunJobPayload {
 /** The pseudo-user a workflow's writes are attributed to, and that starts the runs no person starts (schedules, date fields). */
 export const WORKFLOW_USER = 'user-workflow';
 
-interface Loaded {
+export interface Loaded {
   definition: WorkflowDefinition;
   graph: WorkflowGraph;
 }
@@ -44,7 +46,11 @@ interface Loaded {
 /** Published versions never change: each is parsed once per process. */
 const versions = new Map<string, Loaded>();
 
-async function loadVersion(db: Executor, workflowId: string, version: number): Promise<Loaded> {
+/**
+ * A published version of a workflow with its graph, parsed once per process.
+ * @example const { graph } = await loadVersion(db, run.workflowId, run.version)
+ */
+export async function loadVersion(db: Executor, workflowId: string, version: number): Promise<Loaded> {
   const key = `${workflowId}@${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
@@ -89,15 +95,43 @@ class RunWalk {
     return this.actor;
   }
 
-  private async contextIn(db: Executor, nodeAlias: string): Promise<NodeContext> {
+  /** The number the next appended step gets (the kept steps are appended before it). */
+  private nextSeq(): number {
+    return this.run.stepCount + this.pending.length + 1;
+  }
+
+  /** The node owning the container `alias` sits in, if any. */
+  private containerOf(alias: string): NodeContext['container'] {
+    const parent = this.loaded.graph.node(alias)?.parent;
+    const owner = parent ? this.loaded.graph.ownerOf(parent) : undefined;
+    const spec = owner ? this.loaded.graph.node(owner) : undefined;
+    return spec ? { alias: spec.alias, type: spec.type, config: spec.config } : undefined;
+  }
+
+  /** A node's context in `db`, as step number `seq`. */
+  private async contextIn(db: Executor, nodeAlias: string, seq: number): Promise<NodeContext> {
     const ctx = this.deps.contextFor(await this.actorOf(), db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
+    const run = {
+      id: this.run.id,
+      workflowId: this.run.workflowId,
+      appId: this.run.appId,
+      initiatorId: this.run.initiatorId,
+      nodeAlias,
+      nodeName: this.loaded.graph.node(nodeAlias)?.name ?? nodeAlias,
+      seq,
+      worksheetId: this.run.worksheetId,
+      rowId: this.run.rowId,
+    };
+    const container = this.containerOf(nodeAlias);
     return {
       values: this.values(),
       records: recordsPort(ctx),
       now: this.deps.clock,
       timeZone: this.deps.timeZone,
       log: this.deps.log,
-      run: { id: this.run.id, workflowId: this.run.workflowId, appId: this.run.appId, initiatorId: this.run.initiatorId, nodeAlias },
+      run,
+      ...(container ? { container } : {}),
+      todos: this.deps.todos(ctx, run),
     };
   }
 
@@ -137,7 +171,7 @@ class RunWalk {
     const { trigger } = this.loaded.definition;
     let output: Record<string, unknown> = { ...this.run.trigger };
     if (this.run.worksheetId && this.run.rowId) {
-      const ctx = await this.contextIn(this.deps.db, trigger.alias);
+      const ctx = await this.contextIn(this.deps.db, trigger.alias, this.nextSeq());
       const record = await ctx.records.get(this.run.worksheetId, this.run.rowId);
       output = { ...output, worksheetId: this.run.worksheetId, rowId: this.run.rowId, fields: record?.fields ?? {} };
     }
@@ -162,7 +196,7 @@ class RunWalk {
     const { type, config } = this.nodeAt(alias);
     const startedAt = this.deps.clock();
     if (type.enter) {
-      const path = await type.enter(config as never, await this.contextIn(this.deps.db, alias));
+      const path = await type.enter(config as never, await this.contextIn(this.deps.db, alias, this.nextSeq()));
       this.keep({ nodeAlias: alias, nodeType: type.type, status: 'done', exit: path ?? 'none', output: { path }, startedAt }, false);
       this.run.state = { ...this.run.state, [alias]: { exit: path ?? 'none', path } };
       this.run.cursor = (path && this.loaded.graph.first(path)) || this.loaded.graph.after(alias);
@@ -174,7 +208,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.run(config as never, await this.contextIn(this.deps.db, alias));
+      outcome = await type.run(config as never, await this.contextIn(this.deps.db, alias, this.nextSeq()));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, false);
       return;
@@ -195,7 +229,7 @@ class RunWalk {
     await this.actorOf();
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const ctx = await this.contextIn(trx, alias);
+        const ctx = await this.contextIn(trx, alias, wake ? this.run.stepCount : this.nextSeq());
         const outcome = wake ? await type.resume!(config as never, wake, ctx) : await type.run(config as never, ctx);
         await this.settleIn(trx, alias, type, outcome, startedAt, wake !== undefined);
         settled = true;
@@ -210,12 +244,18 @@ class RunWalk {
     this.pending.push({ step, resumes });
   }
 
-  /** Moves past a node that left by an exit, keeping its step for the next commit. */
-  private advance(alias: string, type: NodeType, outcome: { exit: string; output?: Record<string, unknown> }, startedAt: number, resumes: boolean, keep: boolean): StepRecord {
+  /**
+   * Moves past a node that left by an exit, keeping its step for the next commit: to the node after
+   * it, or where the outcome says (back to an earlier node, out of its container).
+   */
+  private advance(alias: string, type: NodeType, outcome: Extract<NodeOutcome, { exit: string }>, startedAt: number, resumes: boolean, keep: boolean): StepRecord {
     const output = { ...(outcome.output ?? {}), exit: outcome.exit };
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'done', output, exit: outcome.exit, startedAt };
     this.run.state = { ...this.run.state, [alias]: output };
-    this.run.cursor = this.loaded.graph.after(alias);
+    const owner = outcome.container ? this.containerOf(alias)?.alias : undefined;
+    if (owner) this.run.state = { ...this.run.state, [owner]: { ...this.run.state[owner], exit: outcome.container!.exit } };
+    if (outcome.goTo !== undefined && !this.loaded.graph.node(outcome.goTo)) throw new Error(`node "${alias}" goes to "${outcome.goTo}", which is not a node of this workflow`);
+    this.run.cursor = outcome.goTo ?? (owner && outcome.container!.leave ? this.loaded.graph.after(owner) : this.loaded.graph.after(alias));
     if (keep) this.keep(step, resumes);
     return step;
   }
@@ -240,8 +280,10 @@ class RunWalk {
       return;
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
-    if (outcome.end) {
-      await this.commit(trx, { status: outcome.end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
+    // The last node of the workflow ends the run in its own commit (no second transaction to say so).
+    const end = outcome.end ?? (this.run.cursor === null ? 'passed' : undefined);
+    if (end) {
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, step, resumes);
@@ -249,7 +291,7 @@ class RunWalk {
 
   /** A node failed: a failure that may pass is tried again by the job; any other ends the run as failed, with the error on the step. */
   private async failed(alias: string, type: NodeType, error: unknown, startedAt: number, resumes: boolean): Promise<void> {
-    if (error instanceof RetryLater) throw error;
+    if (error instanceof RetryLater || error instanceof RunEnded) throw error;
     this.deps.log.warn({ runId: this.run.id, node: alias, err: error }, 'workflow step failed');
     const message = messageOf(error);
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'failed', error: message, startedAt };
@@ -269,7 +311,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias));
+      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias, this.run.stepCount));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, true);
       return;
@@ -296,7 +338,12 @@ export async function runJob(deps: RunnerDeps, job: ClaimedJob, lease: Lease): P
   } else if (run.status === 'waiting') {
     return;
   }
-  await new RunWalk(deps, run, loaded, lease).walk(wake);
+  try {
+    await new RunWalk(deps, run, loaded, lease).walk(wake);
+  } catch (error) {
+    // Ended by a person while this step ran: nothing of the step is kept, and the job is done.
+    if (!(error instanceof RunEnded)) throw error;
+  }
 }
 
 /** The job handler of workflow runs; a run whose job failed every attempt is marked failed. */

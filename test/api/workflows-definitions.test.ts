@@ -1,3 +1,4 @@
+import { nodeTypeNames } from '../../src/workflow/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../../src/modules/access-tokens/index.js';
 import { addKey } from '../../src/modules/setup/index.js';
@@ -231,7 +232,8 @@ describeApi(
         const response = await batch(made.id, [{ nodeAlias: 'x', nodeType: 'teleport', config: {} }]);
         expect(response.status).toBe(400);
         expect(response.body.error_code).toBe(10002);
-        expect(response.body.error_msg).toBe('nodes[x].nodeType: unknown node type "teleport"; known types are branch, get_single, update_record');
+        expect(response.body.error_msg).toBe(`nodes[x].nodeType: unknown node type "teleport"; known types are ${nodeTypeNames().join(', ')}`);
+        expect(nodeTypeNames()).toEqual(expect.arrayContaining(['branch', 'get_single', 'update_record', 'approval_block', 'approve']));
       });
 
       it('names each config problem by its path, and a rejected batch writes nothing', async () => {

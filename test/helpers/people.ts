@@ -43,6 +43,24 @@ export async function memberWithToken(ctx: ApiContext, name: string): Promise<{ 
 export async function giveRole(ctx: ApiContext, name: string, body: Record<string, unknown>, userIds: string[]): Promise<string> {
   const made = await ctx.call<{ id: string }>('POST', '/v3/app/roles', { name, ...body });
   expect(made.body.error_msg).toBe('');
-  expect((await ctx.call('POST', `/v3/app/roles/${made.body.data.id}/members`, { userIds })).body.error_msg).toBe('');
+  if (userIds.length > 0) expect((await ctx.call('POST', `/v3/app/roles/${made.body.data.id}/members`, { userIds })).body.error_msg).toBe('');
   return made.body.data.id;
+}
+
+/** A person of the setup's organization with a personal access token (every scope) acting in the first application. */
+export interface TokenPerson {
+  id: string;
+  /** Headers of their token, with the first application's Appid. */
+  headers: Record<string, string>;
+}
+
+/**
+ * A person who can call the API with their own token in the first application (no role unless given one).
+ * @example const ann = await personWithToken(ctx, 'ann', now)
+ */
+export async function personWithToken(ctx: ApiContext, name: string, now: number): Promise<TokenPerson> {
+  const id = await addPerson(ctx, `${name}-${ctx.engine}@example.com`, 'a good password', { now });
+  await ctx.database.db.updateTable('accounts').set({ fullname: name }).where('id', '=', id).execute();
+  const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, now);
+  return { id, headers: { authorization: `Bearer ${token}`, [`${ctx.config.headerPrefix}-Appid`]: ctx.setup.app.appId } };
 }

@@ -11,6 +11,7 @@ export { importOrganization, type ImportReport } from './org-import.js';
 export { activeMembers } from './repository.js';
 export { existingDepartments } from './department-repository.js';
 export { existingGroups } from './group-repository.js';
+export { accountsInGroups, departmentManagersOf, type PeopleGroups } from './member-accounts.js';
 export { peopleRoutes } from './routes.js';
 export { departmentsNamed, membersNamed, organizationById, organizationMembership, organizationsOf, profileOf, type FoundMember, type LocatedDepartment } from './directory.js';
 export { maskedEmail, maskedMobile } from './masking.js';
