@@ -39,6 +39,8 @@ import { BackgroundRecompute } from './modules/worksheets/background-recompute.j
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
 import { createJobWorker } from './workflow/engine.js';
+import { httpClient } from './workflow/http-client.js';
+import { createMailer } from './mail/mailer.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -97,6 +99,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.addHook('onReady', () => recycleBin.start());
   app.addHook('onClose', () => recycleBin.close());
 
+  const mailer = createMailer(config.smtpUrl, config.mailFrom);
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -105,10 +108,13 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     contextOf: (actor) => contextOf(app, actor, app.log),
     concurrency: config.workers,
     pollMs: config.workerPollMs,
+    // In-app notices join when the notifications module lands: `notices: (db) => ({ notify: (notice) => notify(db, notice) })`.
+    services: { mailer, http: httpClient(config.httpRequestPrivate), notices: null },
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0) app.addHook('onReady', () => jobs.start());
   app.addHook('onClose', () => jobs.close());
+  if (mailer) app.addHook('onClose', () => mailer.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });

@@ -51,6 +51,12 @@ export interface Config {
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
   workerPollMs: number;
+  /** Where mail goes out (SMTP_URL, `smtp://user:password@host:587` or `smtps://…:465`); null: no mail is sent (workflows' send_email nodes fail, saying so). */
+  smtpUrl: string | null;
+  /** The sender of the mail the server sends (MAIL_FROM, default `Tabularium <no-reply@HOST of PUBLIC_URL>`). */
+  mailFrom: string;
+  /** Whether workflows' HTTP request nodes may reach private, loopback and link-local addresses (HTTP_REQUEST_PRIVATE, default false). */
+  httpRequestPrivate: boolean;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
@@ -192,6 +198,9 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    smtpUrl: smtpUrl(env),
+    mailFrom: text(env, 'MAIL_FROM', `Tabularium <no-reply@${new URL(publicUrl(env, host, port)).hostname}>`),
+    httpRequestPrivate: flag(env, 'HTTP_REQUEST_PRIVATE'),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
     rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),
@@ -205,6 +214,20 @@ export function loadConfig(env: Env = process.env): Config {
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
   };
+}
+
+/** SMTP_URL: unset, or an smtp:// or smtps:// URL (nodemailer's form, options as query parameters). */
+function smtpUrl(env: Env): string | null {
+  const raw = text(env, 'SMTP_URL', '');
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  return raw;
 }
 
 /** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */

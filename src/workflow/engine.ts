@@ -4,6 +4,7 @@ import { queryBuilderReader } from '../db/row-reader.js';
 import { JobWorker } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
+import type { NodeServices } from './node-context.js';
 import { workflowRunHandler } from './runner.js';
 
 /** How long a worker holds a job before another may take it over; a step must finish within it. */
@@ -18,6 +19,8 @@ export interface EngineOptions {
   contextOf(actor: Actor): ServiceContext;
   concurrency: number;
   pollMs: number;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /**
@@ -46,7 +49,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   return new JobWorker({
     db: database.db,
     dialect: database.dialect,
-    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf })],
+    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, services: options.services })],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

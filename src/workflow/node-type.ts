@@ -2,6 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FieldValueInput } from '../modules/records/value-codec.js';
 import type { ValueScope } from './value-refs.js';
+import type { HttpPort, MailPort, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 
 /**
  * The contract of a workflow node type. Each node type is one file under `node-types/` and one line
@@ -54,7 +55,13 @@ export interface NodeType<C extends TSchema = TSchema> {
  * the whole run instead, with that status (an approval refused, a return node).
  */
 export type NodeOutcome =
-  | { exit: string; output?: Record<string, unknown>; end?: 'passed' | 'refused' | 'aborted' }
+  | {
+      exit: string;
+      output?: Record<string, unknown>;
+      end?: 'passed' | 'refused' | 'aborted';
+      /** With `end`: the run's outputs (a return node's), kept on the run and handed to a waiting parent run. */
+      runOutputs?: Record<string, unknown>;
+    }
   | { wait: NodeWait };
 
 /** Thrown by a node for a failure that may pass (a timeout, a 503): the step is tried again later, with backoff. */
@@ -87,6 +94,8 @@ export interface NodeCheckContext {
   earlier: ReadonlyMap<string, string>;
   /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
   worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
+  /** A workflow of the application (a sub-process's), when the checker can look them up. */
+  workflow?(id: string): Promise<{ id: string; name: string; triggerType: number; published: boolean } | null>;
 }
 
 /** A record as nodes see it: its id and values by field id (the wire read shape). */
@@ -105,17 +114,40 @@ export interface NodeContext {
   /** Values of the run so far, for value references (`value-refs.ts`). */
   values: ValueScope;
   records: RecordsPort;
+  /** Mail out; null when `SMTP_URL` is not set. */
+  mail: MailPort | null;
+  http: HttpPort;
+  people: PeoplePort;
+  /** In-app notices; null until the notifications module is wired in (`engine.ts`). */
+  notices: NoticePort | null;
+  workflows: WorkflowsPort;
   /** Epoch ms now. */
   now(): number;
   timeZone: string;
   log: FastifyBaseLogger;
-  run: { id: string; workflowId: string; appId: string; initiatorId: string; nodeAlias: string };
+  run: {
+    id: string;
+    workflowId: string;
+    appId: string;
+    initiatorId: string;
+    nodeAlias: string;
+    /** The number of this node's step in the run (a wait's signal names it). */
+    seq: number;
+    /** The record the run is about (its trigger's), if any. */
+    worksheetId: string | null;
+    rowId: string | null;
+    /** This try of the step (1 first) and the last there will be: a node throws `RetryLater` only before the last. */
+    attempt: number;
+    maxAttempts: number;
+  };
 }
 
 /** The record operations nodes have. */
 export interface RecordsPort {
   get(worksheetId: string, rowId: string): Promise<NodeRecord | null>;
   list(worksheetId: string, filter: unknown, limit: number, sorts?: Array<{ field: string; isAsc: boolean }>): Promise<NodeRecord[]>;
+  /** The records `rowId` relates to through its relation field `fieldId`, at most `limit`, in link order. */
+  related(worksheetId: string, rowId: string, fieldId: string, limit: number): Promise<Array<Omit<NodeRecord, 'worksheetId'>>>;
   create(worksheetId: string, fields: FieldValueInput[]): Promise<string>;
   update(worksheetId: string, rowId: string, fields: FieldValueInput[]): Promise<void>;
   delete(worksheetId: string, rowId: string): Promise<void>;

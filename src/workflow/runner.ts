@@ -9,10 +9,10 @@ import type { ServiceContext } from '../shared/service-context.js';
 import { RUN_JOB, type WorkflowDefinition } from './definition.js';
 import { WorkflowGraph } from './graph.js';
 import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWake } from './node-type.js';
-import { recordsPort } from './records-port.js';
+import { nodeContext, type NodeServices } from './node-context.js';
 import { nodeTypeOf } from './registry.js';
-import { ENDED, readDefinition, readRun, readWaitState, recordSteps, type RunMove, type RunRow, type StepRecord } from './run-store.js';
-import type { ValueScope } from './value-refs.js';
+import { parentOf } from './run-starter.js';
+import { ENDED, readDefinition, readRun, readWaitState, recordSteps, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
 
 /** What the runner needs from the server. */
 export interface RunnerDeps {
@@ -24,6 +24,8 @@ export interface RunnerDeps {
   contextFor(actor: Actor, db: Executor, origin: ChangeSource): ServiceContext;
   /** The organization an application belongs to. */
   organizationOf(appId: string): Promise<string>;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /** A run job's payload: the run, and what woke it when it waits (a signal: a to-do decided; a timer: a delay or deadline). */
@@ -78,27 +80,25 @@ class RunWalk {
     private readonly run: RunRow,
     private readonly loaded: Loaded,
     private readonly lease: Lease,
+    private readonly job: Pick<ClaimedJob, 'attempt' | 'maxAttempts'>,
   ) {}
-
-  private values(): ValueScope {
-    return { outputs: this.run.state, triggeredAt: this.run.startedAt, triggeredBy: this.run.initiatorId, now: this.deps.clock };
-  }
 
   private async actorOf(): Promise<Actor> {
     this.actor ??= systemActor({ job: `workflow:${this.run.workflowId}`, appId: this.run.appId, organizationId: await this.deps.organizationOf(this.run.appId), accountId: WORKFLOW_USER, writes: true });
     return this.actor;
   }
 
-  private async contextIn(db: Executor, nodeAlias: string): Promise<NodeContext> {
-    const ctx = this.deps.contextFor(await this.actorOf(), db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
-    return {
-      values: this.values(),
-      records: recordsPort(ctx),
-      now: this.deps.clock,
-      timeZone: this.deps.timeZone,
-      log: this.deps.log,
-      run: { id: this.run.id, workflowId: this.run.workflowId, appId: this.run.appId, initiatorId: this.run.initiatorId, nodeAlias },
-    };
+  private async contextIn(db: Executor, nodeAlias: string, resumes = false): Promise<NodeContext> {
+    const actor = await this.actorOf();
+    const service = this.deps.contextFor(actor, db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
+    const { clock, timeZone, log } = this.deps;
+    const place = { run: this.run, nodeAlias, seq: this.seqOf(resumes), attempt: this.job.attempt, maxAttempts: this.job.maxAttempts, organizationId: actor.organizationId ?? '', service, db, clock, timeZone, log };
+    return nodeContext(this.deps.services, place);
+  }
+
+  /** The number the step of the node at the cursor has (or will have, once the kept steps are committed before it). */
+  private seqOf(resumes: boolean): number {
+    return resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
   }
 
   /**
@@ -112,6 +112,7 @@ class RunWalk {
       await inTransaction(db, async (trx) => {
         await this.lease.fence(trx);
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
+        if (ENDED.has(move.status)) await signalParent(trx, this.run, move.status, move.outputs, now);
         await after?.(trx);
       });
     } catch (error) {
@@ -190,7 +191,7 @@ class RunWalk {
     let settled = false;
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const ctx = await this.contextIn(trx, alias);
+        const ctx = await this.contextIn(trx, alias, wake !== undefined);
         const outcome = wake ? await type.resume!(config as never, wake, ctx) : await type.run(config as never, ctx);
         await this.settleIn(trx, alias, type, outcome, startedAt, wake !== undefined);
         settled = true;
@@ -222,7 +223,7 @@ class RunWalk {
   /** Commits a node's outcome in `trx` (which holds its writes, if any). */
   private async settleIn(trx: Executor, alias: string, type: NodeType, outcome: NodeOutcome, startedAt: number, resumes: boolean): Promise<void> {
     if ('wait' in outcome) {
-      const seq = resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
+      const seq = this.seqOf(resumes);
       const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'waiting', output: { wait: outcome.wait.state ?? {} }, startedAt };
       const until = outcome.wait.until;
       await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, step, resumes, async () => {
@@ -236,7 +237,7 @@ class RunWalk {
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
     if (outcome.end) {
-      await this.commit(trx, { status: outcome.end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
+      await this.commit(trx, { status: outcome.end, cursor: null, state: this.run.state, ...(outcome.runOutputs ? { outputs: outcome.runOutputs } : {}) }, step, resumes, () => this.lease.finish(trx));
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, step, resumes);
@@ -264,7 +265,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias));
+      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias, true));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, true);
       return;
@@ -291,7 +292,7 @@ export async function runJob(deps: RunnerDeps, job: ClaimedJob, lease: Lease): P
   } else if (run.status === 'waiting') {
     return;
   }
-  await new RunWalk(deps, run, loaded, lease).walk(wake);
+  await new RunWalk(deps, run, loaded, lease, job).walk(wake);
 }
 
 /** The job handler of workflow runs; a run whose job failed every attempt is marked failed. */
@@ -301,14 +302,27 @@ export function workflowRunHandler(deps: RunnerDeps): JobHandler {
     run: (job, lease) => runJob(deps, job, lease),
     async giveUp(job, error) {
       const { runId } = job.payload as RunJobPayload;
-      await deps.db
-        .updateTable('workflow_runs')
-        .set({ status: 'failed', error: `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, ended_at: deps.clock(), updated_at: deps.clock() })
-        .where('id', '=', runId)
-        .where('status', 'not in', [...ENDED])
-        .execute();
+      await inTransaction(deps.db, async (trx) => {
+        const result = await trx
+          .updateTable('workflow_runs')
+          .set({ status: 'failed', error: `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, ended_at: deps.clock(), updated_at: deps.clock() })
+          .where('id', '=', runId)
+          .where('status', 'not in', [...ENDED])
+          .executeTakeFirst();
+        const run = Number(result.numUpdatedRows) > 0 ? await readRun(trx, runId) : null;
+        if (run) await signalParent(trx, run, 'failed', undefined, deps.clock());
+      });
     },
   };
+}
+
+/**
+ * A sub-process's run that ended tells the parent run waiting for it (`sub_process` with `wait`),
+ * in the transaction that ends it: `{runId, status, outputs}`. Every path that ends a run calls it.
+ */
+export async function signalParent(trx: Executor, run: RunRow, status: RunStatus, outputs: unknown, now: number): Promise<void> {
+  const parent = parentOf(run.trigger);
+  if (parent) await signalRun(trx, parent.runId, parent.nodeAlias, parent.seq, { runId: run.id, status, outputs: outputs ?? null }, now);
 }
 
 /**
