@@ -8,7 +8,8 @@ import { checkReferences } from './record-checks.js';
  * Sub-process (public type 16): starts a run of another published, API-callable workflow (trigger
  * type 17) of the application with `inputs` (each a value reference, by input name), in the step's
  * transaction. With `wait`, the node waits until that run ends (it signals this one) and leaves by
- * `next` with `{runId, status, outputs}` (the outputs its return node set); a sub-process that
+ * `next` with `{runId, status, fields: outputs}` (the outputs its return node set, read as the
+ * node's fields: `$<alias>-<output name>$`); a sub-process that
  * failed fails this run too. Without, the run goes on at once with `{runId}`. Runs started this way
  * count towards the chain limit (MAX_CHAIN_DEPTH).
  */
@@ -40,6 +41,7 @@ export const subProcessNode = defineNodeType({
     if (wake.kind !== 'signal') return Promise.reject(new Error('a sub-process waits for its run to end, not for a timer'));
     const { runId, status, outputs } = wake.signal as { runId: string; status: string; outputs: Record<string, unknown> | null };
     if (status === 'failed') return Promise.reject(new Error(`the sub-process run ${runId} failed`));
-    return Promise.resolve({ exit: 'next', output: { runId, status, outputs: outputs ?? {} } });
+    // The outputs as the node's fields: later nodes read one as `$<alias>-<output name>$`.
+    return Promise.resolve({ exit: 'next', output: { runId, status, fields: outputs ?? {} } });
   },
 });

@@ -114,7 +114,7 @@ describe('return and sub-process nodes', () => {
     expect(await subProcessNode.run({ workflowId: 'wf-2', inputs: { who: field('owner') }, wait: true }, ctx)).toEqual({ wait: { state: { runId: 'child-1' } } });
     expect(await subProcessNode.run({ workflowId: 'wf-2' }, ctx)).toEqual({ exit: 'next', output: { runId: 'child-1' } });
     expect(started).toEqual([{ id: 'wf-2', inputs: { who: outputs.start.fields.owner }, wait: true }, { id: 'wf-2', inputs: {}, wait: false }]);
-    expect(await subProcessNode.resume!({ workflowId: 'wf-2', wait: true }, { kind: 'signal', state: {}, signal: { runId: 'child-1', status: 'passed', outputs: { total: 3 } } }, ctx)).toEqual({ exit: 'next', output: { runId: 'child-1', status: 'passed', outputs: { total: 3 } } });
+    expect(await subProcessNode.resume!({ workflowId: 'wf-2', wait: true }, { kind: 'signal', state: {}, signal: { runId: 'child-1', status: 'passed', outputs: { total: 3 } } }, ctx)).toEqual({ exit: 'next', output: { runId: 'child-1', status: 'passed', fields: { total: 3 } } });
     await expect(subProcessNode.resume!({ workflowId: 'wf-2', wait: true }, { kind: 'signal', state: {}, signal: { runId: 'child-1', status: 'failed', outputs: null } }, ctx)).rejects.toThrow('the sub-process run child-1 failed');
   });
 });
