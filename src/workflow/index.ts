@@ -5,4 +5,8 @@ export { WorkflowGraph, type GraphProblem, type NodeSpec } from './graph.js';
 export { nodeTypeOf, nodeTypeNames } from './registry.js';
 export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext, RecordsPort, NodeRecord } from './node-type.js';
 export { ValueRef, resolveValue } from './value-refs.js';
+export { signalParent, signalRun } from './runner.js';
+export { startApiRun, type ApiRunStart } from './run-starter.js';
+export type { NodeServices } from './node-context.js';
+export type { HttpPort, MailPort, Notice, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
