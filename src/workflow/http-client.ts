@@ -28,10 +28,12 @@ export function httpClient(allowPrivate: boolean): HttpPort {
       if (literal !== null) return Promise.reject(new HttpFailure(`${url.origin} is ${literal}, ${REFUSAL}`, true));
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       return new Promise<HttpAnswer>((resolve, reject) => {
-        const request = send(url, { method: exchange.method, headers: { 'user-agent': 'Tabularium workflow', ...exchange.headers }, lookup: guardedLookup(allowPrivate) as never, timeout: exchange.timeoutMs }, (response) => {
+        const request = send(url, { method: exchange.method, headers: { 'user-agent': 'Tabularium workflow', ...exchange.headers }, lookup: guardedLookup(allowPrivate) as never }, (response) => {
           readAnswer(response).then(resolve, reject);
         });
-        request.setTimeout(exchange.timeoutMs, () => request.destroy(new Error('timeout')));
+        // The whole exchange, answer included, ends within the timeout: a server that drips its answer is cut off too.
+        const timer = setTimeout(() => request.destroy(new Error('timeout')), exchange.timeoutMs);
+        request.on('close', () => clearTimeout(timer));
         request.on('error', (error) => {
           if (error instanceof RefusedAddress) reject(new HttpFailure(`${url.hostname} resolves to ${error.address}, ${REFUSAL}`, true));
           else reject(new HttpFailure(error.message === 'timeout' ? `no answer from ${url.origin} within ${exchange.timeoutMs} ms` : `${url.origin}: ${error.message}`, false));
@@ -53,11 +55,12 @@ function readAnswer(response: IncomingMessage): Promise<HttpAnswer> {
       chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - size));
       size += chunk.length;
       if (size >= MAX_ANSWER_BYTES) {
-        response.destroy();
         done();
+        response.destroy();
       }
     });
     response.on('end', done);
-    response.on('error', (error) => reject(new HttpFailure(`reading the answer failed: ${error.message}`, false)));
+    response.on('error', (error) => reject(new HttpFailure(error.message === 'timeout' ? 'the answer took longer than the timeout' : `reading the answer failed: ${error.message}`, false)));
+    response.on('aborted', () => reject(new HttpFailure('the answer was cut off (it took longer than the timeout)', false)));
   });
 }
