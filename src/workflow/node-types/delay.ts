@@ -6,13 +6,13 @@ import { instantOf, isoOf } from '../instants.js';
 
 const MINUTE = 60_000;
 
-export const Duration = Type.Object({
+const Duration = Type.Object({
   days: Type.Optional(Type.Integer({ minimum: -3650, maximum: 3650 })),
   hours: Type.Optional(Type.Integer({ minimum: -87_600, maximum: 87_600 })),
   minutes: Type.Optional(Type.Integer({ minimum: -5_256_000, maximum: 5_256_000 })),
 });
 
-export function durationMs(duration: Static<typeof Duration> | undefined): number {
+function durationMs(duration: Static<typeof Duration> | undefined): number {
   return ((duration?.days ?? 0) * 1440 + (duration?.hours ?? 0) * 60 + (duration?.minutes ?? 0)) * MINUTE;
 }
 
