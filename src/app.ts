@@ -31,16 +31,19 @@ import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
-import { signInPageRoutes } from './modules/sign-in/index.js';
+import { apiCsrf, SessionStore, sessionSecretOf, sessionSigner, signInPageRoutes } from './modules/sign-in/index.js';
+import { createSessionStrategy } from './auth/session-strategy.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { peopleRoutes } from './modules/people/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
+import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
-import { httpClient } from './workflow/http-client.js';
-import { createMailer } from './mail/mailer.js';
+import { nodeServices } from './workflow/node-context.js';
+import { workflowDefinitionRoutes } from './modules/workflows/index.js';
+import { reconcileTimeTriggers } from './workflow/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -99,7 +102,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.addHook('onReady', () => recycleBin.start());
   app.addHook('onClose', () => recycleBin.close());
 
-  const mailer = createMailer(config.smtpUrl, config.mailFrom);
+  const services = nodeServices(config);
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -108,13 +111,16 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     contextOf: (actor) => contextOf(app, actor, app.log),
     concurrency: config.workers,
     pollMs: config.workerPollMs,
-    // In-app notices join when the notifications module lands: `notices: (db) => ({ notify: (notice) => notify(db, notice) })`.
-    services: { mailer, http: httpClient(config.httpRequestPrivate), notices: null },
+    services,
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0) app.addHook('onReady', () => jobs.start());
+  // Schedules and date-field triggers whose job chain was lost (or predates it) are planned again.
+  app.addHook('onReady', async () => {
+    await reconcileTimeTriggers(database.db, app.clock(), config.timeZone).catch((error: unknown) => app.log.error({ err: error }, 'planning time triggers failed'));
+  });
   app.addHook('onClose', () => jobs.close());
-  if (mailer) app.addHook('onClose', () => mailer.close());
+  app.addHook('onClose', () => services.mailer?.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });
@@ -124,9 +130,18 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
   const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
-  // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
   const oauthGrants = createOAuthStrategy(database.db, config.headerPrefix, app.clock);
-  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants], admit: rateLimitAdmission(config, app.redis, app.clock) });
+  // The signed-in session last: an explicit credential wins over a cookie, and costs nothing more.
+  const sessionSecret = await sessionSecretOf(config, database.db);
+  const sessions = createSessionStrategy({
+    db: database.db,
+    sessions: new SessionStore(database.db, app.clock),
+    signer: sessionSigner(sessionSecret),
+    csrf: apiCsrf(sessionSecret),
+    headerPrefix: config.headerPrefix,
+    clock: app.clock,
+  });
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants, sessions], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
@@ -154,6 +169,8 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await app.register(roleRoutes, { prefix });
     await app.register(regionRoutes, { prefix });
     await app.register(directoryRoutes, { prefix });
+    await app.register(workflowDefinitionRoutes, { prefix });
+    await app.register(workflowRunRoutes, { prefix });
   }
   return app;
 }

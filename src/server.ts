@@ -4,11 +4,14 @@ import { ConfigError, type Config } from './config/index.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetup } from './modules/setup/index.js';
+import { startMaintenanceSweep, type MaintenanceSweep } from './jobs/maintenance-sweep.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
   url: string;
+  /** The maintenance sweep's schedule; null with SWEEP_INTERVAL_MINUTES=0. */
+  sweep: MaintenanceSweep | null;
   close(): Promise<void>;
 }
 
@@ -46,7 +49,8 @@ function databaseFailure(error: unknown): unknown {
 }
 
 /**
- * Opens the database, applies migrations, sets up an empty database, and listens.
+ * Opens the database, applies migrations, sets up an empty database, listens, and starts the
+ * maintenance sweep (stopped by `close`).
  * @example const server = await startServer(loadConfig()); … await server.close();
  */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -66,11 +70,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw listenFailure(error, config);
     });
     app.log.info(`Tabularium serves ${address} on ${database.dialect.label}; API docs at ${address}/docs`);
+    const sweep = startMaintenanceSweep({ db: database.db, clock: app.clock, log: app.log, intervalMinutes: config.sweepIntervalMinutes });
     return {
       app,
       database,
       url: address,
+      sweep,
       close: async () => {
+        await sweep?.stop();
         await app.close();
         await database.close();
       },

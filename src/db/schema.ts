@@ -361,6 +361,8 @@ export interface MetaSchema {
     started_at: number;
     updated_at: number;
     ended_at: number | null;
+    /** The firing a time-triggered run answers, unique per workflow (migration 0030). */
+    trigger_key: string | null;
   };
   workflow_steps: {
     id: string;
@@ -376,4 +378,6 @@ export interface MetaSchema {
     started_at: number;
     ended_at: number | null;
   };
+  /** A published workflow's time trigger: the job carrying it, and a date field's watermark (migration 0030). */
+  workflow_time_triggers: { workflow_id: string; job_id: string; swept_until: number | null; updated_at: number };
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
-import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
+import { parseCookieHeader, type AuthRequest, type AuthStrategy } from '../auth/auth-strategy.js';
 import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
 import type { Admission } from './rate-limit.js';
 
@@ -22,10 +22,24 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
-/** What the strategies see of a request. */
+/**
+ * What the strategies see of a request. The cookies are parsed only when a strategy asks for them:
+ * the API's scope has no cookie plugin (the pages keep theirs), and app-key and token calls, which
+ * decide before the session strategy runs, never pay for it.
+ */
 function authRequestOf(request: FastifyRequest, routeScope: ScopeName | null): AuthRequest {
-  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {};
-  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown>, routeScope: routeScope ?? undefined };
+  let cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  return {
+    method: request.method,
+    headers: request.headers,
+    get cookies() {
+      cookies ??= request.headers.cookie ? parseCookieHeader(request.headers.cookie) : {};
+      return cookies;
+    },
+    ip: request.ip,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    routeScope: routeScope ?? undefined,
+  };
 }
 
 /**

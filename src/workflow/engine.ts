@@ -5,7 +5,9 @@ import { JobWorker } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import type { NodeServices } from './node-context.js';
-import { workflowRunHandler } from './runner.js';
+import { dateSweepHandler } from './date-sweep-job.js';
+import { workflowRunHandler, type RunnerDeps } from './runner.js';
+import { scheduleJobHandler } from './schedule-job.js';
 
 /** How long a worker holds a job before another may take it over; a step must finish within it. */
 const LEASE_MS = 60_000;
@@ -46,10 +48,11 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
+  const deps: RunnerDeps = { db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, services: options.services };
   return new JobWorker({
     db: database.db,
     dialect: database.dialect,
-    handlers: [workflowRunHandler({ db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, services: options.services })],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

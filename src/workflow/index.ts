@@ -10,3 +10,7 @@ export { startApiRun, type ApiRunStart } from './run-starter.js';
 export type { NodeServices } from './node-context.js';
 export type { HttpPort, MailPort, Notice, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
+export { planTimeTrigger, reconcileTimeTriggers, DATE_SWEEP_MS } from './time-triggers.js';
+export { nextScheduleTime, type ScheduleConfig } from './schedule-times.js';
+export { onRunEnded } from './run-signal.js';
+export { createRuns, ENDED as ENDED_STATUSES, type NewRun } from './run-store.js';

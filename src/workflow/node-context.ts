@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Config } from '../config/index.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
+import { httpClient } from './http-client.js';
 import { activeMemberEmails } from '../modules/people/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import type { NodeContext } from './node-type.js';
@@ -16,6 +18,16 @@ export interface NodeServices {
   http: HttpPort;
   /** In-app notices on a connection (the step's transaction); null until the notifications module is wired. */
   notices: ((db: Executor) => NoticePort) | null;
+}
+
+/**
+ * The services of a process that runs workflows (the server, `tabularium worker`), from its
+ * configuration: mail when `SMTP_URL` is set, outbound HTTP by `HTTP_REQUEST_PRIVATE`. Its owner
+ * closes the mailer when it stops.
+ */
+export function nodeServices(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'httpRequestPrivate'>): NodeServices {
+  // In-app notices join when the notifications module lands: `notices: (db) => ({ notify: (notice) => notify(db, notice) })`.
+  return { mailer: createMailer(config.smtpUrl, config.mailFrom), http: httpClient(config.httpRequestPrivate), notices: null };
 }
 
 /** Where a node runs: its run, its step's number and try, and the connection its ports act on. */

@@ -35,7 +35,7 @@ function missingInputs(definition: WorkflowDefinition, inputs: Record<string, un
 /**
  * Starts a run of a published, API-callable workflow (trigger type 17) of the application, in the
  * caller's transaction: the run is queued with its job and goes when the transaction commits. Its
- * trigger's output is `{kind: 'sub_process', fields: inputs}`, so that its nodes read an input as a
+ * trigger's output is `{kind: 'sub_process', inputs, fields: inputs}` (as a hook call's), so that its nodes read an input as a
  * field of the trigger (`{kind: 'field', node: <triggerAlias>, fieldId: <input name>}`). Throws
  * (an Error naming the problem) when the workflow cannot be started.
  */
@@ -52,7 +52,7 @@ export async function startApiRun(trx: Executor, start: ApiRunStart, now: number
   if (start.chainDepth >= MAX_CHAIN_DEPTH) throw new Error(`not started: the chain of workflows starting each other reached the limit of ${MAX_CHAIN_DEPTH}`);
   const [runId] = await createRuns(
     trx,
-    [{ workflowId: workflow.id, version, appId: start.appId, worksheetId: null, rowId: null, trigger: { kind: 'sub_process', fields: start.inputs, ...(start.parent ? { parent: start.parent } : {}) }, initiatorId: start.initiatorId, chainDepth: start.chainDepth }],
+    [{ workflowId: workflow.id, version, appId: start.appId, worksheetId: null, rowId: null, trigger: { kind: 'sub_process', inputs: start.inputs, fields: start.inputs, ...(start.parent ? { parent: start.parent } : {}) }, initiatorId: start.initiatorId, chainDepth: start.chainDepth }],
     now,
   );
   await enqueueJobs(trx, [{ kind: RUN_JOB, payload: { runId } }], now);

@@ -1,5 +1,7 @@
 import type { Executor } from '../db/connection.js';
+import { onCommit } from '../db/transaction.js';
 import { newRowId } from '../shared/ids.js';
+import { announceRunEnded } from './run-signal.js';
 
 /**
  * The durable record of runs and their steps (`workflow_runs`, `workflow_steps`). A run's `cursor`
@@ -41,12 +43,12 @@ export interface NewRun {
   chainDepth: number;
   /** A run that must not start (its chain is too deep): created ended, with the reason. */
   refusedBecause?: string;
+  /** The firing it answers (time triggers): one run per key and workflow (`createKeyedRuns`). */
+  triggerKey?: string;
 }
 
-/** Creates runs (in the caller's transaction); returns their ids in order. */
-export async function createRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
-  if (runs.length === 0) return [];
-  const rows = runs.map((run) => ({
+function runRows(runs: NewRun[], now: number) {
+  return runs.map((run) => ({
     id: newRowId(),
     workflow_id: run.workflowId,
     version: run.version,
@@ -64,9 +66,35 @@ export async function createRuns(db: Executor, runs: NewRun[], now: number): Pro
     started_at: now,
     updated_at: now,
     ended_at: run.refusedBecause ? now : null,
+    trigger_key: run.triggerKey ?? null,
   }));
+}
+
+/** Creates runs (in the caller's transaction); returns their ids in order. */
+export async function createRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const rows = runRows(runs, now);
   await db.insertInto('workflow_runs').values(rows).execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * Creates the runs of firings (each with a `triggerKey`) that have none yet, in the caller's
+ * transaction; returns the ids of those it created, in order. A firing repeated (a sweep redone
+ * after a crash, a second process) finds its run and creates nothing.
+ * @example await createKeyedRuns(trx, [{ ...run, triggerKey: `schedule:${fireAt}` }], now)
+ */
+export async function createKeyedRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const rows = runRows(runs, now);
+  await db
+    .insertInto('workflow_runs')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['workflow_id', 'trigger_key']).doNothing())
+    .execute();
+  const created = await db.selectFrom('workflow_runs').select('id').where('id', 'in', rows.map((r) => r.id)).execute();
+  const ids = new Set(created.map((r) => r.id));
+  return rows.map((r) => r.id).filter((id) => ids.has(id));
 }
 
 export async function readRun(db: Executor, runId: string): Promise<RunRow | null> {
@@ -163,6 +191,7 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
     })
     .where('id', '=', run.id)
     .execute();
+  if (ended) onCommit(db, () => announceRunEnded(run.id));
   run.status = move.status;
   run.cursor = move.cursor;
   run.state = move.state;

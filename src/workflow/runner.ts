@@ -35,8 +35,8 @@ export interface RunJobPayload {
   timer?: { nodeAlias: string; seq: number };
 }
 
-/** The pseudo-user a workflow's writes are attributed to. */
-const WORKFLOW_USER = 'user-workflow';
+/** The pseudo-user a workflow's writes are attributed to, and that starts the runs no person starts (schedules, date fields). */
+export const WORKFLOW_USER = 'user-workflow';
 
 interface Loaded {
   definition: WorkflowDefinition;
@@ -142,7 +142,8 @@ class RunWalk {
       const record = await ctx.records.get(this.run.worksheetId, this.run.rowId);
       output = { ...output, worksheetId: this.run.worksheetId, rowId: this.run.rowId, fields: record?.fields ?? {} };
     }
-    this.run.state = { ...this.run.state, [trigger.alias]: output };
+    // Value references may name the trigger by its alias or by the reserved word `trigger`.
+    this.run.state = { ...this.run.state, [trigger.alias]: output, trigger: output };
     this.pending.push({ step: { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done', output, exit: 'next', startedAt: this.deps.clock() }, resumes: false });
     this.run.status = 'running';
     this.run.cursor = this.loaded.graph.first(null);
@@ -189,6 +190,10 @@ class RunWalk {
   /** A node whose writes commit with its step: run inside the step's transaction. */
   private async runInside(alias: string, type: NodeType, config: unknown, startedAt: number, wake?: NodeWake): Promise<void> {
     let settled = false;
+    // The actor's organization is looked up on the root connection: before the transaction, since
+    // SQLite's one connection is the transaction's until it ends (a run without a record, started
+    // by a schedule or a hook, reaches its first node without having looked it up).
+    await this.actorOf();
     try {
       await inTransaction(this.deps.db, async (trx) => {
         const ctx = await this.contextIn(trx, alias, wake !== undefined);

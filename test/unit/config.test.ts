@@ -134,6 +134,14 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     expect(configErrorFor({ SESSION_SECRET: 'short' }).message).toBe('Invalid configuration: SESSION_SECRET must be at least 32 characters, got 5');
   });
 
+  it('sweeps expired rows every 60 minutes by default; SWEEP_INTERVAL_MINUTES sets it, 0 turns it off, at most a week', () => {
+    expect(loadConfig({}).sweepIntervalMinutes).toBe(60);
+    expect(loadConfig({ SWEEP_INTERVAL_MINUTES: '5' }).sweepIntervalMinutes).toBe(5);
+    expect(loadConfig({ SWEEP_INTERVAL_MINUTES: '0' }).sweepIntervalMinutes).toBe(0);
+    expect(configErrorFor({ SWEEP_INTERVAL_MINUTES: '10081' }).message).toBe('Invalid configuration: SWEEP_INTERVAL_MINUTES must be between 0 and 10080, got 10081');
+    expect(configErrorFor({ SWEEP_INTERVAL_MINUTES: 'hourly' }).setting).toBe('SWEEP_INTERVAL_MINUTES');
+  });
+
   it('quotes the offending value so the operator sees what was read', () => {
     expect(configErrorFor({ PORT: 'abc' }).message).toContain('"abc"');
     expect(configErrorFor({ PORT: '70000' }).message).toContain('70000');

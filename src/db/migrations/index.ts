@@ -24,6 +24,7 @@ import * as oauth from './0022-oauth.js';
 import * as keyWorksheets from './0023-key-worksheets.js';
 import * as regions from './0018-regions.js';
 import * as workflows from './0026-workflows.js';
+import * as workflowTimeTriggers from './0030-workflow-time-triggers.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0022-oauth': oauth,
   '0023-key-worksheets': keyWorksheets,
   '0026-workflows': workflows,
+  '0030-workflow-time-triggers': workflowTimeTriggers,
 };
