@@ -41,6 +41,7 @@ import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
 import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
+import { nodeServices } from './workflow/node-context.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers } from './workflow/index.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
@@ -103,6 +104,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
   app.addHook('onReady', () => recycleBin.start());
   app.addHook('onClose', () => recycleBin.close());
 
+  const services = nodeServices(config);
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -111,6 +113,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     contextOf: (actor) => contextOf(app, actor, app.log),
     concurrency: config.workers,
     pollMs: config.workerPollMs,
+    services,
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0) app.addHook('onReady', () => jobs.start());
@@ -119,6 +122,7 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     await reconcileTimeTriggers(database.db, app.clock(), config.timeZone).catch((error: unknown) => app.log.error({ err: error }, 'planning time triggers failed'));
   });
   app.addHook('onClose', () => jobs.close());
+  app.addHook('onClose', () => services.mailer?.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });

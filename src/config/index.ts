@@ -51,6 +51,12 @@ export interface Config {
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
   workerPollMs: number;
+  /** Where mail goes out (SMTP_URL, `smtp://user:password@host:587` or `smtps://…:465`); null: no mail is sent (workflows' send_email nodes fail, saying so). */
+  smtpUrl: string | null;
+  /** The sender of the mail the server sends (MAIL_FROM, default `Tabularium <no-reply@HOST of PUBLIC_URL>`). */
+  mailFrom: string;
+  /** Whether workflows' HTTP request nodes may reach private, loopback and link-local addresses (HTTP_REQUEST_PRIVATE, default false). */
+  httpRequestPrivate: boolean;
   /** How long `POST …/workflow/hooks/{process_id}` waits for its run to end before it answers the run id instead of the outputs, in ms (WORKFLOW_HOOK_WAIT_MS, default 10000; 0 answers at once). */
   workflowHookWaitMs: number;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
@@ -196,6 +202,9 @@ export function loadConfig(env: Env = process.env): Config {
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    smtpUrl: smtpUrl(env),
+    mailFrom: text(env, 'MAIL_FROM', `Tabularium <no-reply@${new URL(publicUrl(env, host, port)).hostname}>`),
+    httpRequestPrivate: flag(env, 'HTTP_REQUEST_PRIVATE'),
     workflowHookWaitMs: integer(env, 'WORKFLOW_HOOK_WAIT_MS', 10_000, 0, 300_000),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
@@ -211,6 +220,20 @@ export function loadConfig(env: Env = process.env): Config {
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
     sweepIntervalMinutes: integer(env, 'SWEEP_INTERVAL_MINUTES', 60, 0, 10_080),
   };
+}
+
+/** SMTP_URL: unset, or an smtp:// or smtps:// URL (nodemailer's form, options as query parameters). */
+function smtpUrl(env: Env): string | null {
+  const raw = text(env, 'SMTP_URL', '');
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  return raw;
 }
 
 /** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */

@@ -4,6 +4,7 @@ import { queryBuilderReader } from '../db/row-reader.js';
 import { JobWorker } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
+import type { NodeServices } from './node-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
@@ -21,6 +22,8 @@ export interface EngineOptions {
   contextOf(actor: Actor): ServiceContext;
   concurrency: number;
   pollMs: number;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /**
@@ -46,7 +49,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
-  const deps: RunnerDeps = { db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, todos: todoPort };
+  const deps: RunnerDeps = { db: database.db, clock, timeZone: options.timeZone, log, contextFor, organizationOf, todos: todoPort, services: options.services };
   return new JobWorker({
     db: database.db,
     dialect: database.dialect,

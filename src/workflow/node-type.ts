@@ -2,6 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FieldValueInput } from '../modules/records/value-codec.js';
 import type { ValueScope } from './value-refs.js';
+import type { HttpPort, MailPort, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 
 /**
  * The contract of a workflow node type. Each node type is one file under `node-types/` and one line
@@ -66,6 +67,8 @@ export type NodeOutcome =
        * after its owner (a rejection that leaves the block by `rejected`).
        */
       container?: { exit: string; leave?: boolean };
+      /** With `end`: the run's outputs (a return node's), kept on the run and handed to a waiting parent run. */
+      runOutputs?: Record<string, unknown>;
     }
   | { wait: NodeWait };
 
@@ -99,6 +102,8 @@ export interface NodeCheckContext {
   earlier: ReadonlyMap<string, string>;
   /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
   worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
+  /** A workflow of the application (a sub-process's), when the checker can look them up. */
+  workflow?(id: string): Promise<{ id: string; name: string; triggerType: number; published: boolean } | null>;
 }
 
 /** A record as nodes see it: its id and values by field id (the wire read shape). */
@@ -117,6 +122,13 @@ export interface NodeContext {
   /** Values of the run so far, for value references (`value-refs.ts`). */
   values: ValueScope;
   records: RecordsPort;
+  /** Mail out; null when `SMTP_URL` is not set. */
+  mail: MailPort | null;
+  http: HttpPort;
+  people: PeoplePort;
+  /** In-app notices; null until the notifications module is wired in (`engine.ts`). */
+  notices: NoticePort | null;
+  workflows: WorkflowsPort;
   /** Epoch ms now. */
   now(): number;
   timeZone: string;
@@ -133,6 +145,9 @@ export interface NodeContext {
     /** The record that triggered the run, when one did. */
     worksheetId: string | null;
     rowId: string | null;
+    /** This try of the step (1 first) and the last there will be: a node throws `RetryLater` only before the last. */
+    attempt: number;
+    maxAttempts: number;
   };
   /** The node owning the container this node sits in (an approval block for its steps), when it sits in one. */
   container?: { alias: string; type: string; config: unknown };
@@ -191,6 +206,8 @@ export interface TodoPort {
 export interface RecordsPort {
   get(worksheetId: string, rowId: string): Promise<NodeRecord | null>;
   list(worksheetId: string, filter: unknown, limit: number, sorts?: Array<{ field: string; isAsc: boolean }>): Promise<NodeRecord[]>;
+  /** The records `rowId` relates to through its relation field `fieldId`, at most `limit`, in link order. */
+  related(worksheetId: string, rowId: string, fieldId: string, limit: number): Promise<Array<Omit<NodeRecord, 'worksheetId'>>>;
   create(worksheetId: string, fields: FieldValueInput[]): Promise<string>;
   update(worksheetId: string, rowId: string, fields: FieldValueInput[]): Promise<void>;
   delete(worksheetId: string, rowId: string): Promise<void>;

@@ -9,10 +9,10 @@ import type { ServiceContext } from '../shared/service-context.js';
 import { RUN_JOB, type WorkflowDefinition } from './definition.js';
 import { WorkflowGraph } from './graph.js';
 import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWake, type TodoPort } from './node-type.js';
-import { recordsPort } from './records-port.js';
+import { nodeContext, type NodeServices } from './node-context.js';
 import { nodeTypeOf } from './registry.js';
-import { ENDED, readDefinition, readRun, readWaitState, recordSteps, RunEnded, type RunMove, type RunRow, type StepRecord } from './run-store.js';
-import type { ValueScope } from './value-refs.js';
+import { parentOf } from './run-starter.js';
+import { ENDED, readDefinition, readRun, readWaitState, recordSteps, RunEnded, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
 
 /** What the runner needs from the server. */
 export interface RunnerDeps {
@@ -26,6 +26,8 @@ export interface RunnerDeps {
   organizationOf(appId: string): Promise<string>;
   /** The to-dos of one step (`modules/workflow-instances`), acting in the step's context. */
   todos(ctx: ServiceContext, step: NodeContext['run']): TodoPort;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /** A run job's payload: the run, and what woke it when it waits (a signal: a to-do decided; a timer: a delay or deadline). */
@@ -84,20 +86,12 @@ class RunWalk {
     private readonly run: RunRow,
     private readonly loaded: Loaded,
     private readonly lease: Lease,
+    private readonly job: Pick<ClaimedJob, 'attempt' | 'maxAttempts'>,
   ) {}
-
-  private values(): ValueScope {
-    return { outputs: this.run.state, triggeredAt: this.run.startedAt, triggeredBy: this.run.initiatorId, now: this.deps.clock };
-  }
 
   private async actorOf(): Promise<Actor> {
     this.actor ??= systemActor({ job: `workflow:${this.run.workflowId}`, appId: this.run.appId, organizationId: await this.deps.organizationOf(this.run.appId), accountId: WORKFLOW_USER, writes: true });
     return this.actor;
-  }
-
-  /** The number the next appended step gets (the kept steps are appended before it). */
-  private nextSeq(): number {
-    return this.run.stepCount + this.pending.length + 1;
   }
 
   /** The node owning the container `alias` sits in, if any. */
@@ -108,31 +102,21 @@ class RunWalk {
     return spec ? { alias: spec.alias, type: spec.type, config: spec.config } : undefined;
   }
 
-  /** A node's context in `db`, as step number `seq`. */
-  private async contextIn(db: Executor, nodeAlias: string, seq: number): Promise<NodeContext> {
-    const ctx = this.deps.contextFor(await this.actorOf(), db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
-    const run = {
-      id: this.run.id,
-      workflowId: this.run.workflowId,
-      appId: this.run.appId,
-      initiatorId: this.run.initiatorId,
-      nodeAlias,
-      nodeName: this.loaded.graph.node(nodeAlias)?.name ?? nodeAlias,
-      seq,
-      worksheetId: this.run.worksheetId,
-      rowId: this.run.rowId,
-    };
+  private async contextIn(db: Executor, nodeAlias: string, resumes = false): Promise<NodeContext> {
+    const actor = await this.actorOf();
+    const service = this.deps.contextFor(actor, db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
+    const { clock, timeZone, log } = this.deps;
+    const seq = this.seqOf(resumes);
+    const nodeName = this.loaded.graph.node(nodeAlias)?.name ?? nodeAlias;
+    const todos = this.deps.todos(service, { id: this.run.id, workflowId: this.run.workflowId, appId: this.run.appId, initiatorId: this.run.initiatorId, nodeAlias, nodeName, seq, worksheetId: this.run.worksheetId, rowId: this.run.rowId, attempt: this.job.attempt, maxAttempts: this.job.maxAttempts });
     const container = this.containerOf(nodeAlias);
-    return {
-      values: this.values(),
-      records: recordsPort(ctx),
-      now: this.deps.clock,
-      timeZone: this.deps.timeZone,
-      log: this.deps.log,
-      run,
-      ...(container ? { container } : {}),
-      todos: this.deps.todos(ctx, run),
-    };
+    const place = { run: this.run, nodeAlias, nodeName, seq, attempt: this.job.attempt, maxAttempts: this.job.maxAttempts, organizationId: actor.organizationId ?? '', service, db, clock, timeZone, log, todos, ...(container ? { container } : {}) };
+    return nodeContext(this.deps.services, place);
+  }
+
+  /** The number the step of the node at the cursor has (or will have, once the kept steps are committed before it). */
+  private seqOf(resumes: boolean): number {
+    return resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
   }
 
   /**
@@ -146,6 +130,7 @@ class RunWalk {
       await inTransaction(db, async (trx) => {
         await this.lease.fence(trx);
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
+        if (ENDED.has(move.status)) await signalParent(trx, this.run, move.status, move.outputs, now);
         await after?.(trx);
       });
     } catch (error) {
@@ -171,7 +156,7 @@ class RunWalk {
     const { trigger } = this.loaded.definition;
     let output: Record<string, unknown> = { ...this.run.trigger };
     if (this.run.worksheetId && this.run.rowId) {
-      const ctx = await this.contextIn(this.deps.db, trigger.alias, this.nextSeq());
+      const ctx = await this.contextIn(this.deps.db, trigger.alias);
       const record = await ctx.records.get(this.run.worksheetId, this.run.rowId);
       output = { ...output, worksheetId: this.run.worksheetId, rowId: this.run.rowId, fields: record?.fields ?? {} };
     }
@@ -196,7 +181,7 @@ class RunWalk {
     const { type, config } = this.nodeAt(alias);
     const startedAt = this.deps.clock();
     if (type.enter) {
-      const path = await type.enter(config as never, await this.contextIn(this.deps.db, alias, this.nextSeq()));
+      const path = await type.enter(config as never, await this.contextIn(this.deps.db, alias));
       this.keep({ nodeAlias: alias, nodeType: type.type, status: 'done', exit: path ?? 'none', output: { path }, startedAt }, false);
       this.run.state = { ...this.run.state, [alias]: { exit: path ?? 'none', path } };
       this.run.cursor = (path && this.loaded.graph.first(path)) || this.loaded.graph.after(alias);
@@ -208,7 +193,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.run(config as never, await this.contextIn(this.deps.db, alias, this.nextSeq()));
+      outcome = await type.run(config as never, await this.contextIn(this.deps.db, alias));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, false);
       return;
@@ -229,7 +214,7 @@ class RunWalk {
     await this.actorOf();
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const ctx = await this.contextIn(trx, alias, wake ? this.run.stepCount : this.nextSeq());
+        const ctx = await this.contextIn(trx, alias, wake !== undefined);
         const outcome = wake ? await type.resume!(config as never, wake, ctx) : await type.run(config as never, ctx);
         await this.settleIn(trx, alias, type, outcome, startedAt, wake !== undefined);
         settled = true;
@@ -267,7 +252,7 @@ class RunWalk {
   /** Commits a node's outcome in `trx` (which holds its writes, if any). */
   private async settleIn(trx: Executor, alias: string, type: NodeType, outcome: NodeOutcome, startedAt: number, resumes: boolean): Promise<void> {
     if ('wait' in outcome) {
-      const seq = resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
+      const seq = this.seqOf(resumes);
       const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'waiting', output: { wait: outcome.wait.state ?? {} }, startedAt };
       const until = outcome.wait.until;
       await this.commit(trx, { status: 'waiting', cursor: alias, state: this.run.state }, step, resumes, async () => {
@@ -283,7 +268,7 @@ class RunWalk {
     // The last node of the workflow ends the run in its own commit (no second transaction to say so).
     const end = outcome.end ?? (this.run.cursor === null ? 'passed' : undefined);
     if (end) {
-      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, step, resumes, () => this.lease.finish(trx));
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state, ...(outcome.runOutputs ? { outputs: outcome.runOutputs } : {}) }, step, resumes, () => this.lease.finish(trx));
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, step, resumes);
@@ -311,7 +296,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias, this.run.stepCount));
+      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias, true));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, true);
       return;
@@ -339,7 +324,7 @@ export async function runJob(deps: RunnerDeps, job: ClaimedJob, lease: Lease): P
     return;
   }
   try {
-    await new RunWalk(deps, run, loaded, lease).walk(wake);
+    await new RunWalk(deps, run, loaded, lease, job).walk(wake);
   } catch (error) {
     // Ended by a person while this step ran: nothing of the step is kept, and the job is done.
     if (!(error instanceof RunEnded)) throw error;
@@ -353,14 +338,27 @@ export function workflowRunHandler(deps: RunnerDeps): JobHandler {
     run: (job, lease) => runJob(deps, job, lease),
     async giveUp(job, error) {
       const { runId } = job.payload as RunJobPayload;
-      await deps.db
-        .updateTable('workflow_runs')
-        .set({ status: 'failed', error: `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, ended_at: deps.clock(), updated_at: deps.clock() })
-        .where('id', '=', runId)
-        .where('status', 'not in', [...ENDED])
-        .execute();
+      await inTransaction(deps.db, async (trx) => {
+        const result = await trx
+          .updateTable('workflow_runs')
+          .set({ status: 'failed', error: `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, ended_at: deps.clock(), updated_at: deps.clock() })
+          .where('id', '=', runId)
+          .where('status', 'not in', [...ENDED])
+          .executeTakeFirst();
+        const run = Number(result.numUpdatedRows) > 0 ? await readRun(trx, runId) : null;
+        if (run) await signalParent(trx, run, 'failed', undefined, deps.clock());
+      });
     },
   };
+}
+
+/**
+ * A sub-process's run that ended tells the parent run waiting for it (`sub_process` with `wait`),
+ * in the transaction that ends it: `{runId, status, outputs}`. Every path that ends a run calls it.
+ */
+export async function signalParent(trx: Executor, run: RunRow, status: RunStatus, outputs: unknown, now: number): Promise<void> {
+  const parent = parentOf(run.trigger);
+  if (parent) await signalRun(trx, parent.runId, parent.nodeAlias, parent.seq, { runId: run.id, status, outputs: outputs ?? null }, now);
 }
 
 /**

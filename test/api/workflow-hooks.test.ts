@@ -68,7 +68,11 @@ describeApi(
       apiProcess = await publishDirect(
         ctx,
         { type: TriggerType.api, alias: START, worksheetId: null, config: { inputs: API_INPUTS, outputs: [{ name: 'total', type: 'number', required: false, desc: 'The sum' }] } },
-        [node('note_it', 'update_record', { worksheetId: sheet.id, record: input('rowId'), fields: [{ fieldId: sheet.field.notes, value: input('remark') }] }, START)],
+        [
+          node('note_it', 'update_record', { worksheetId: sheet.id, record: input('rowId'), fields: [{ fieldId: sheet.field.notes, value: input('remark') }] }, START),
+          node('doubled', 'compute', { mode: 'number', expression: `$${START}-amount$ * 2` }, 'note_it'),
+          node('out', 'return', { outputs: { total: { kind: 'field', node: 'doubled', fieldId: 'value' } } }, 'doubled'),
+        ],
         NOW,
       );
       webhook = await publishDirect(ctx, { type: TriggerType.webhook, alias: START, worksheetId: null, config: { sample: { order: 'O-9', qty: 2 }, params: [{ name: 'order', type: 'text', required: false, desc: '' }, { name: 'qty', type: 'number', required: false, desc: '' }] } }, [], NOW + 1);
@@ -136,8 +140,8 @@ describeApi(
     it('starts the process with its inputs and answers its outputs when it ends in time', async () => {
       const answered = await callAndRun<Record<string, unknown>>(ctx, apiProcess, { rowId, remark: 'from the hook', amount: '12.5', due: '2026-12-01 08:30', urgent: 1, level: 'l2', owners: 'acc-1', tags: ['a', 1], lines: [{ sku: 'A', qty: '3' }] });
       expect(answered.body.error_msg).toBe('');
-      // Until a return node sets them, a run's outputs are empty.
-      expect(answered.body.data).toEqual({});
+      // The return node's outputs.
+      expect(answered.body.data).toEqual({ total: 25 });
       expect(valueOf(await readRecord(ctx, sheet, rowId), sheet.field.notes)).toBe('from the hook');
       const runs = await ctx.call<{ runs: Array<{ id: string; status: string; initiatorId: string; trigger: { inputs: Record<string, unknown> } }> }>('GET', `/v3/app/workflows/${apiProcess}/runs`);
       expect(runs.body.data.runs).toHaveLength(1);

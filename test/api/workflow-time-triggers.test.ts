@@ -6,6 +6,7 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { enqueueJobs } from '../../src/jobs/index.js';
 import { contextOf } from '../../src/plugins/service-context.js';
 import { createJobWorker } from '../../src/workflow/engine.js';
+import { nodeServices } from '../../src/workflow/node-context.js';
 import { DATE_SWEEP_MS, planTimeTrigger, reconcileTimeTriggers, TriggerType } from '../../src/workflow/index.js';
 
 const START = 'start_t1';
@@ -66,7 +67,7 @@ describeApi(
         await plan(ctx, id);
         many.push(id);
       }
-      const other = createJobWorker({ database: ctx.database, clock: () => clock.now, timeZone: ctx.config.timeZone, log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency: 4, pollMs: 60_000 });
+      const other = createJobWorker({ database: ctx.database, clock: () => clock.now, timeZone: ctx.config.timeZone, log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency: 4, pollMs: 60_000, services: nodeServices(ctx.config) });
       for (const hour of ['2026-03-13T14:00:00.000Z', '2026-03-13T15:00:00.000Z', '2026-03-13T16:00:00.000Z']) {
         clock.now = at(hour);
         const [a, b] = await Promise.all([ctx.app.jobs.runUntilIdle(), other.runUntilIdle()]);

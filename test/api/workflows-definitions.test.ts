@@ -236,6 +236,14 @@ describeApi(
         expect(nodeTypeNames()).toEqual(expect.arrayContaining(['branch', 'get_single', 'update_record', 'approval_block', 'approve']));
       });
 
+      it('checks a sub-process node against the workflows of the application: it must exist and be API-callable', async () => {
+        const made = await onCreate('Sub-process');
+        const missing = await batch(made.id, [{ nodeAlias: 'sub', nodeType: 'sub_process', prevNode: made.triggerAlias, config: { workflowId: 'no-such-flow' } }]);
+        expect(missing.body.error_msg).toBe('nodes[sub].config.workflowId: no workflow "no-such-flow" in this application');
+        const notApi = await batch(made.id, [{ nodeAlias: 'sub', nodeType: 'sub_process', prevNode: made.triggerAlias, config: { workflowId: made.id } }]);
+        expect(notApi.body.error_msg).toBe('nodes[sub].config.workflowId: "Sub-process" is not API-callable (trigger type 1, not 17)');
+      });
+
       it('names each config problem by its path, and a rejected batch writes nothing', async () => {
         const made = await onCreate('Atomic');
         const good = update('good', made.triggerAlias);

@@ -109,6 +109,9 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['SESSION_SECRET', 'too short'],
     ['SIGN_IN_ATTEMPTS_PER_ACCOUNT', '0'],
     ['SIGN_IN_ATTEMPTS_PER_IP', 'many'],
+    ['SMTP_URL', 'mail.example.com'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['HTTP_REQUEST_PRIVATE', 'maybe'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -116,6 +119,12 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     expect(error.name).toBe('ConfigError');
     expect(error.setting).toBe(setting);
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${setting} `));
+  });
+
+  it('reads the mail and outbound HTTP settings: no SMTP_URL (no mail), a sender from PUBLIC_URL, private HTTP targets refused', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: null, mailFrom: 'Tabularium <no-reply@127.0.0.1>', httpRequestPrivate: false });
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'Ops <ops@example.com>', HTTP_REQUEST_PRIVATE: 'true', PUBLIC_URL: 'https://t.example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', mailFrom: 'Ops <ops@example.com>', httpRequestPrivate: true });
+    expect(loadConfig({ PUBLIC_URL: 'https://t.example.com' }).mailFrom).toBe('Tabularium <no-reply@t.example.com>');
   });
 
   it('reads the sign-in settings: no SESSION_SECRET (a key in the database), 5 per email and 20 per address', () => {

@@ -12,6 +12,7 @@ export type { HookContext, RecordChange, RecordHook } from './writer.js';
 export { createRecord, deleteRecord, getRecord, listRecords, projection, updateRecord } from './service.js';
 export { callerScope } from './filter-scope.js';
 export { checkFieldValues } from './check-values.js';
+export { listRelated } from './relations-service.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
 export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';

@@ -3,6 +3,7 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { NodeCheckContext } from '../../workflow/index.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import * as repository from './repository.js';
 import type { TriggerCheckContext } from './triggers/index.js';
 
 /** What checks of a workflow ask about the application, each worksheet read once per check. */
@@ -10,6 +11,8 @@ export interface WorkflowLookups {
   trigger: TriggerCheckContext;
   /** A node's view of a worksheet: its id, name and field ids with their type codes. */
   nodeWorksheet: NodeCheckContext['worksheet'];
+  /** A workflow of the application (a sub-process's): its name, trigger type and whether it is published. */
+  nodeWorkflow: NonNullable<NodeCheckContext['workflow']>;
 }
 
 /**
@@ -35,6 +38,10 @@ export function workflowLookups(ctx: ServiceContext): WorkflowLookups {
       worksheet,
       filterScope: (schema) => ({ schema, dialect: ctx.dialect, now: ctx.now(), timeZone: ctx.timeZone, selfAccountId: ctx.actor.accountId }),
       timeZone: ctx.timeZone,
+    },
+    nodeWorkflow: async (id) => {
+      const row = await repository.findWorkflow(ctx.db, ctx.actor.appId, id);
+      return row ? { id: row.id, name: row.name, triggerType: Number(row.trigger_type), published: row.status === 'published' } : null;
     },
     nodeWorksheet: async (key) => {
       const schema = await worksheet(key);

@@ -66,7 +66,7 @@ export async function nodeProblems(node: NodeSpec, graph: WorkflowGraph, lookups
       [TRIGGER_NAME, TRIGGER_NAME],
       ...graph.before(node.alias).map((alias) => [alias, graph.node(alias)?.type ?? ''] as const),
     ]);
-    const found = await type.check(node.config, { appId, earlier, worksheet: lookups.nodeWorksheet });
+    const found = await type.check(node.config, { appId, earlier, worksheet: lookups.nodeWorksheet, workflow: lookups.nodeWorkflow });
     problems.push(...found.map((p) => at(inConfig(p.path), p.message)));
   }
   return problems;
