@@ -47,6 +47,19 @@ type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult 
 /** The worksheet pair W8 fills and W7 reads. */
 let relationSheets: RelationSheets | undefined;
 
+/**
+ * BENCH_ONLY: the named workloads and what they stand on (W1 for every read, W8 for W7 and W7a).
+ * Nothing named but W6 (always measured): no workload runs.
+ */
+function selected(workloads: { writes: Workload[]; reads: Workload[] }, only: string[] | undefined): { writes: Workload[]; reads: Workload[] } {
+  if (!only) return workloads;
+  const reads = workloads.reads.filter(([id]) => only.includes(id.toUpperCase()));
+  const wanted = new Set(only);
+  if (reads.length) wanted.add('W1');
+  if (wanted.has('W7') || wanted.has('W7A')) wanted.add('W8');
+  return { writes: workloads.writes.filter(([id]) => wanted.has(id.toUpperCase())), reads };
+}
+
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
 function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>): { writes: Workload[]; reads: Workload[] } {
   if (million) {
@@ -138,7 +151,7 @@ async function makeMember(api: Api, bench: BenchDatabase, sheet: BenchSheet, app
 async function main(): Promise<void> {
   database = settings.postgresUrl ? await freshPostgresSchema(settings.postgresUrl) : await freshSqlite();
   const cpuList = cpus();
-  const mode = settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '';
+  const mode = (settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '') + (settings.only ? ` (BENCH_ONLY: ${settings.only.join(', ')})` : '');
   console.log(`Tabularium bench${mode}`);
   console.log(`  engine: ${database.engine} (${database.where})`);
   console.log(`  node ${process.version}, ${cpuList.length} cores (${cpuList[0]?.model.trim() ?? 'unknown'}), shared by the server and autocannon; load average ${sampleLoad().toFixed(2)}`);
@@ -189,15 +202,15 @@ async function main(): Promise<void> {
     await server!.stop();
     server = context.server = await start([], env);
   };
-  const { writes, reads } = workloadsOf(settings.million, () => ceiling!, restart);
+  const { writes, reads } = selected(workloadsOf(settings.million, () => ceiling!, restart), settings.only);
   for (const workload of writes) await run(workload);
   const logCost = recordLogCost(results);
   if (logCost) report(logCost);
   // Nothing writes from here on: what the table holds is known, and every read answer is checked against it.
-  ctx.truth = await loadTruth(ctx);
+  if (reads.length) ctx.truth = await loadTruth(ctx);
   // W3 comes first: it measures the ceiling right before and after itself. The million-record
-  // run has no throughput targets, so no ceiling.
-  if (!settings.million) {
+  // run has no throughput targets, so no ceiling; nor has a BENCH_ONLY run without W3.
+  if (!settings.million && reads.some(([id]) => id === 'W3')) {
     ctx.recordPaths = await sampleRecordPaths(ctx);
     ceiling = await startCeiling(ctx, ceilingLogFile);
   }
@@ -231,7 +244,7 @@ async function main(): Promise<void> {
       quick: settings.quick,
       million: settings.million,
       records: settings.records,
-      recordsRead: ctx.truth.records,
+      recordsRead: ctx.truth?.records,
       seconds: settings.seconds,
       ceilingPerSecond: ctx.ceilingPerSecond,
       indexes,
