@@ -21,7 +21,7 @@ import { singleCreateWithAndWithoutLog } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 import { chartDataAndSvg } from './workloads/chart.js';
-import { getByIdRateLimited, LIMITS_OFF } from './workloads/rate-limited-get.js';
+import { getByIdRateLimited, LIMITS_OFF, type SideBySide } from './workloads/rate-limited-get.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -61,7 +61,7 @@ function selected(workloads: { writes: Workload[]; reads: Workload[] }, only: st
 }
 
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
-function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>): { writes: Workload[]; reads: Workload[] } {
+function workloadsOf(million: boolean, ceiling: () => Ceiling, sideBySide: SideBySide): { writes: Workload[]; reads: Workload[] } {
   if (million) {
     return {
       writes: [['W1', batchInsert]],
@@ -89,7 +89,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
       ['W3t', getByIdWithToken],
-      ['W3r', (ctx) => getByIdRateLimited(ctx, (env) => restart(ctx, env))],
+      ['W3r', (ctx) => getByIdRateLimited(ctx, sideBySide)],
       ['W4s', listSorted],
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
@@ -181,28 +181,39 @@ async function main(): Promise<void> {
     const [line, ...rest] = formatLine(result).split('\n');
     console.log([`${line}  [load ${sampleLoad().toFixed(2)}]`, ...rest].join('\n'));
   };
+  // The flags of the servers a workload starts of its own (W3r): --cpu-prof while that workload is profiled.
+  let restartArgs: string[] = [];
   const run = async ([id, workload]: Workload): Promise<void> => {
     const profiled = settings.profileWorkload === id.toUpperCase();
     if (profiled) {
       // A fresh server with --cpu-prof just for this workload; stopping it writes the profile.
       await server!.stop();
-      server = ctx.server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      restartArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+      server = ctx.server = await start(restartArgs);
     }
     await settle(server!);
     const outcome = await workload(ctx);
     for (const result of Array.isArray(outcome) ? outcome : [outcome]) report(result);
     if (profiled) {
+      restartArgs = [];
       await server!.stop();
-      console.log(`  CPU profile of the server during ${id} written to ${profileDir} (summarise: npx tsx bench/profile-summary.ts <file>)`);
+      const many = id === 'W3r' ? 's (one per server: the file name holds its pid, which W3r and W3r-off give in .bench/last-run.json)' : '';
+      console.log(`  CPU profile${many} of the server during ${id} written to ${profileDir} (summarise: npx tsx bench/profile-summary.ts <file>)`);
       server = ctx.server = await start();
     }
   };
 
-  const restart = async (context: BenchContext, env: Record<string, string>): Promise<void> => {
-    await server!.stop();
-    server = context.server = await start([], env);
+  const sideBySide: SideBySide = {
+    start: async (envs) => {
+      await server!.stop();
+      return Promise.all(envs.map(async (env) => startServer({ databaseUrl: database!.url, port: await freePort(), logFile, nodeArgs: restartArgs, countQueries, env })));
+    },
+    end: async (servers) => {
+      await Promise.all(servers.map((side) => side.stop()));
+      server = ctx.server = await start();
+    },
   };
-  const { writes, reads } = selected(workloadsOf(settings.million, () => ceiling!, restart), settings.only);
+  const { writes, reads } = selected(workloadsOf(settings.million, () => ceiling!, sideBySide), settings.only);
   for (const workload of writes) await run(workload);
   const logCost = recordLogCost(results);
   if (logCost) report(logCost);
