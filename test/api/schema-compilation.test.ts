@@ -27,8 +27,8 @@ describeApi('route schemas compiled on first use', (ctx) => {
   });
 
   it('compiles every route schema not used yet, and then none is left', () => {
-    // Some 200 routes under two prefixes, each with a validator or more and a serializer per status.
-    expect(ctx.app.compileAllSchemas()).toBeGreaterThan(300);
+    // 875 in all (routes under two prefixes, a validator per part and a serializer per status); the two tests above used a few.
+    expect(ctx.app.compileAllSchemas()).toBeGreaterThan(500);
     expect(ctx.app.compileAllSchemas()).toBe(0);
   });
 });
