@@ -11,6 +11,7 @@ import { createOAuthStrategy } from './auth/oauth-strategy.js';
 import { consentRoutes, oauthClientRoutes, oauthRoutes } from './modules/oauth/index.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
+import { lazySchemaCompilers } from './plugins/lazy-schema-compilers.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { redisPlugin } from './plugins/redis.js';
 import { rateLimitAdmission } from './plugins/rate-limit.js';
@@ -75,6 +76,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * This file is the table of contents of the server.
  */
 export async function buildApp({ config, database, logger, clock }: BuildOptions): Promise<FastifyInstance> {
+  const compilers = lazySchemaCompilers();
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     // A hop count trusts that many proxies nearest to the server (Fastify's types lack the number form).
@@ -83,9 +85,11 @@ export async function buildApp({ config, database, logger, clock }: BuildOptions
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: compilers.compilersFactory },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false }, plugins: [lenientBooleanKeyword, finiteNumberKeyword] },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('compileAllSchemas', compilers.compileAll);
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('clock', clock ?? Date.now);

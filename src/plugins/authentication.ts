@@ -59,7 +59,9 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') {
-      if (admit) await admit(request, reply, null);
+      // Awaited only when it answers with a promise (Redis): counting in memory costs no tick.
+      const admitted = admit?.(request, reply, null);
+      if (admitted) await admitted;
       return;
     }
     const auth = authRequestOf(request, access.scope);
@@ -70,10 +72,12 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
         if (actor) break;
       }
     } catch (refused) {
-      if (admit) await admit(request, reply, null);
+      const admitted = admit?.(request, reply, null);
+      if (admitted) await admitted;
       throw refused;
     }
-    if (admit) await admit(request, reply, actor);
+    const admitted = admit?.(request, reply, actor);
+    if (admitted) await admitted;
     if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
     requireScope(actor, access.scope);
     if (access.right === 'organization') requireOrganizationAdministrator(actor);
