@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { httpClient } from './http-client.js';
 import { activeMemberEmails } from '../modules/people/index.js';
+import { notify } from '../modules/notifications/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import type { NodeContext, TodoPort } from './node-type.js';
 import type { HttpPort, NoticePort } from './node-ports.js';
@@ -16,8 +17,8 @@ export interface NodeServices {
   /** Null when `SMTP_URL` is not set. */
   mailer: Mailer | null;
   http: HttpPort;
-  /** In-app notices on a connection (the step's transaction); null until the notifications module is wired. */
-  notices: ((db: Executor) => NoticePort) | null;
+  /** In-app notices on a connection (the step's transaction), dated by the run's clock. */
+  notices: ((db: Executor, clock: () => number) => NoticePort) | null;
 }
 
 /**
@@ -26,8 +27,17 @@ export interface NodeServices {
  * closes the mailer when it stops.
  */
 export function nodeServices(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'httpRequestPrivate'>): NodeServices {
-  // In-app notices join when the notifications module lands: `notices: (db) => ({ notify: (notice) => notify(db, notice) })`.
-  return { mailer: createMailer(config.smtpUrl, config.mailFrom), http: httpClient(config.httpRequestPrivate), notices: null };
+  return { mailer: createMailer(config.smtpUrl, config.mailFrom), http: httpClient(config.httpRequestPrivate), notices: inAppNotices };
+}
+
+/** A notice node's notices as notifications of kind `notice`, leading to the record when the run has one. */
+function inAppNotices(db: Executor, clock: () => number): NoticePort {
+  return {
+    async notify(notice) {
+      const link = notice.worksheetId && notice.rowId ? `/v3/app/worksheets/${notice.worksheetId}/rows/${notice.rowId}` : '';
+      await notify(db, { accountIds: notice.accountIds, kind: 'notice', title: notice.title, body: notice.body, link, appId: notice.appId, at: clock() });
+    },
+  };
 }
 
 /** Where a node runs: its run, its step's number and try, and the connection its ports act on. */
@@ -65,7 +75,7 @@ export function nodeContext(services: NodeServices, place: NodePlace): NodeConte
         return [...new Set(accountIds.flatMap((id) => (emails.get(id) ? [emails.get(id)!] : [])))];
       },
     },
-    notices: services.notices?.(db) ?? null,
+    notices: services.notices?.(db, place.clock) ?? null,
     workflows: {
       async startRun(workflowId, inputs, wait) {
         const runId = await startApiRun(

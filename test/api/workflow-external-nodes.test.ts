@@ -183,9 +183,9 @@ describeApi(
 );
 
 describeApi(
-  'workflow node types without the settings: private HTTP targets refused, no SMTP_URL, no notices yet',
+  'workflow node types without the settings: private HTTP targets refused, no SMTP_URL; in-app notices',
   (ctx) => {
-    it('refuses loopback and private targets unless HTTP_REQUEST_PRIVATE, fails send_email without SMTP_URL, and says notices are not wired', async () => {
+    it('refuses loopback and private targets unless HTTP_REQUEST_PRIVATE, fails send_email without SMTP_URL, and stores in-app notices as notifications', async () => {
       requests.length = 0;
       const sheet = await makeSheet(ctx, 'Tickets', [{ name: 'Title', alias: 'title', type: '2', isTitle: true, required: true }]);
       const refused = await publishDirect(ctx, onCreate(sheet), [node('call', 'http_request', { method: 'GET', url: `${httpBase}/hook`, retries: 3 }, START)], NOW);
@@ -198,7 +198,9 @@ describeApi(
       expect((await runsOf(ctx, byName)).map((r) => [r.status, r.error])).toEqual([['failed', expect.stringMatching(/localhost resolves to (127\.0\.0\.1|::1), a private or local address/)]]);
       expect(requests).toEqual([]);
       expect((await runsOf(ctx, mail)).map((r) => r.error)).toEqual(['mail: mail is not configured on this server: set SMTP_URL to send email']);
-      expect((await runsOf(ctx, notice)).map((r) => r.error)).toEqual(['tell: in-app notices are not available on this server yet (the notifications module is not wired in)']);
+      expect((await runsOf(ctx, notice)).map((r) => [r.status, r.error])).toEqual([['passed', null]]);
+      const stored = await ctx.database.db.selectFrom('notifications').select(['account_id', 'kind', 'title', 'link']).where('kind', '=', 'notice').execute();
+      expect(stored).toEqual([{ account_id: ctx.setup.owner.accountId, kind: 'notice', title: 'x', link: expect.stringMatching(new RegExp(`^/v3/app/worksheets/${sheet.id}/rows/`)) }]);
     });
   },
   { WORKERS: '0' },

@@ -31,7 +31,7 @@ export const sendInternalNoticeNode = defineNodeType({
     ];
   },
   async run(config, ctx) {
-    if (!ctx.notices) throw new Error('in-app notices are not available on this server yet (the notifications module is not wired in)');
+    if (!ctx.notices) throw new Error('in-app notices are not available here');
     const { accountIds } = resolveRecipients(config.to, ctx.values);
     if (accountIds.length === 0) return { exit: 'next', output: { accountIds } };
     const title = String(resolveValue({ kind: 'template', value: config.title }, ctx.values));
