@@ -3,6 +3,7 @@ import type { LoadOutcome } from './load.js';
 import type { Metric } from './report.js';
 import type { ServerProcess } from './server-process.js';
 import type { BenchSettings } from './settings.js';
+import type { BenchDatabase } from './database.js';
 import type { Truth } from './truth.js';
 import type { BenchSheet } from './worksheet.js';
 
@@ -16,6 +17,10 @@ export interface BenchContext {
   headers: Record<string, string>;
   api: Api;
   sheet: BenchSheet;
+  /** The set-up application's id. */
+  appId: string;
+  /** The database beside the server (for what no API call does yet, such as publishing a workflow straight into its tables). */
+  database: BenchDatabase;
   /** What the table holds, for checking answers; loaded after the writes, before the reads. */
   truth?: Truth;
   /** Requests per second of the bare Fastify route (see ceiling.ts), measured before the reads. */

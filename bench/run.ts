@@ -21,7 +21,8 @@ import { singleCreateWithAndWithoutLog } from './workloads/single-create.js';
 import { batchInsertRelated, listWithRelated, type RelationSheets } from './workloads/relations.js';
 import { recordLogCost, recordLogPages } from './workloads/record-log.js';
 import { chartDataAndSvg } from './workloads/chart.js';
-import { getByIdRateLimited, LIMITS_OFF } from './workloads/rate-limited-get.js';
+import { getByIdRateLimited, LIMITS_OFF, type SideBySide } from './workloads/rate-limited-get.js';
+import { approveTodos } from './workloads/approvals.js';
 import { backlogDrain, workflowRuns } from './workloads/workflow-runs.js';
 
 /**
@@ -42,16 +43,32 @@ const profileDir = join(projectRoot, '.bench', 'profiles');
 let database: BenchDatabase | undefined;
 let server: ServerProcess | undefined;
 let ceiling: Ceiling | undefined;
-/** Whether the read workloads (and the ceiling they are measured against) run. */
-let ceilingWanted = true;
-
 type Workload = [id: string, run: (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>];
 
 /** The worksheet pair W8 fills and W7 reads. */
 let relationSheets: RelationSheets | undefined;
 
+/**
+ * BENCH_ONLY: the named workloads and what they stand on (W1 for every read, W8 for W7 and W7a).
+ * Nothing named but W6 (always measured): no workload runs.
+ */
+function selected(workloads: { writes: Workload[]; reads: Workload[] }, only: string[] | undefined): { writes: Workload[]; reads: Workload[] } {
+  if (!only) return workloads;
+  const reads = workloads.reads.filter(([id]) => only.includes(id.toUpperCase()));
+  const wanted = new Set(only);
+  if (reads.length) wanted.add('W1');
+  if (wanted.has('W7') || wanted.has('W7A')) wanted.add('W8');
+  return { writes: workloads.writes.filter(([id]) => wanted.has(id.toUpperCase())), reads };
+}
+
 /** The writes fill the table; the reads run after the ceiling is measured. BENCH_MILLION: the load, then W4 on one connection and W5. */
-function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>, flows: { database: BenchDatabase; appId: string }): { writes: Workload[]; reads: Workload[] } {
+function workloadsOf(
+  million: boolean,
+  ceiling: () => Ceiling,
+  sideBySide: SideBySide,
+  restart: (ctx: BenchContext, env: Record<string, string>) => Promise<void>,
+  flows: { database: BenchDatabase; appId: string },
+): { writes: Workload[]; reads: Workload[] } {
   if (million) {
     return {
       writes: [['W1', batchInsert]],
@@ -75,6 +92,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
         },
       ],
       ['W12', recordLogPages],
+      ['W10', approveTodos],
       // The workflow engine: its own worksheets; W9b restarts the server twice (without workers, then with).
       ['W9', (ctx) => workflowRuns(ctx, flows.database, flows.appId)],
       ['W9b', (ctx) => backlogDrain(ctx, flows.database, flows.appId, (env) => restart(ctx, env))],
@@ -82,7 +100,7 @@ function workloadsOf(million: boolean, ceiling: () => Ceiling, restart: (ctx: Be
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
       ['W3t', getByIdWithToken],
-      ['W3r', (ctx) => getByIdRateLimited(ctx, (env) => restart(ctx, env))],
+      ['W3r', (ctx) => getByIdRateLimited(ctx, sideBySide)],
       ['W4s', listSorted],
       ['W4', (ctx) => listFiltered(ctx, W4)],
       ['W4t', (ctx) => listFiltered(ctx, W4_TOTAL)],
@@ -144,7 +162,7 @@ async function makeMember(api: Api, bench: BenchDatabase, sheet: BenchSheet, app
 async function main(): Promise<void> {
   database = settings.postgresUrl ? await freshPostgresSchema(settings.postgresUrl) : await freshSqlite();
   const cpuList = cpus();
-  const mode = settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '';
+  const mode = (settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '') + (settings.only ? ` (BENCH_ONLY: ${settings.only.join(', ')})` : '');
   console.log(`Tabularium bench${mode}`);
   console.log(`  engine: ${database.engine} (${database.where})`);
   console.log(`  node ${process.version}, ${cpuList.length} cores (${cpuList[0]?.model.trim() ?? 'unknown'}), shared by the server and autocannon; load average ${sampleLoad().toFixed(2)}`);
@@ -165,7 +183,7 @@ async function main(): Promise<void> {
   const sheet = await createBenchSheet(api);
   let member: Promise<Record<string, string>> | null = null;
   const memberHeaders = () => (member ??= makeMember(api, database!, sheet, setup.app.appId));
-  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet, tokenHeaders, memberHeaders };
+  const ctx: BenchContext = { settings, engine: database.engine, server, headers, api, sheet, appId: setup.app.appId, database, tokenHeaders, memberHeaders };
   const idle = await server.memory();
 
   const results: WorkloadResult[] = [];
@@ -174,41 +192,51 @@ async function main(): Promise<void> {
     const [line, ...rest] = formatLine(result).split('\n');
     console.log([`${line}  [load ${sampleLoad().toFixed(2)}]`, ...rest].join('\n'));
   };
+  // The flags of the servers a workload starts of its own (W3r): --cpu-prof while that workload is profiled.
+  let restartArgs: string[] = [];
   const run = async ([id, workload]: Workload): Promise<void> => {
     const profiled = settings.profileWorkload === id.toUpperCase();
     if (profiled) {
       // A fresh server with --cpu-prof just for this workload; stopping it writes the profile.
       await server!.stop();
-      server = ctx.server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      restartArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+      server = ctx.server = await start(restartArgs);
     }
     await settle(server!);
     const outcome = await workload(ctx);
     for (const result of Array.isArray(outcome) ? outcome : [outcome]) report(result);
     if (profiled) {
+      restartArgs = [];
       await server!.stop();
-      console.log(`  CPU profile of the server during ${id} written to ${profileDir} (summarise: npx tsx bench/profile-summary.ts <file>)`);
+      const many = id === 'W3r' ? 's (one per server: the file name holds its pid, which W3r and W3r-off give in .bench/last-run.json)' : '';
+      console.log(`  CPU profile${many} of the server during ${id} written to ${profileDir} (summarise: npx tsx bench/profile-summary.ts <file>)`);
       server = ctx.server = await start();
     }
   };
 
+  const sideBySide: SideBySide = {
+    start: async (envs) => {
+      await server!.stop();
+      return Promise.all(envs.map(async (env) => startServer({ databaseUrl: database!.url, port: await freePort(), logFile, nodeArgs: restartArgs, countQueries, env })));
+    },
+    end: async (servers) => {
+      await Promise.all(servers.map((side) => side.stop()));
+      server = ctx.server = await start();
+    },
+  };
   const restart = async (context: BenchContext, env: Record<string, string>): Promise<void> => {
     await server!.stop();
     server = context.server = await start([], env);
   };
-  const all = workloadsOf(settings.million, () => ceiling!, restart, { database, appId: setup.app.appId });
-  // BENCH_ONLY: just the workloads named (and the reads only when one of them is named).
-  const chosen = (list: Workload[]) => (settings.only ? list.filter(([id]) => settings.only!.includes(id.toUpperCase())) : list);
-  const writes = chosen(all.writes);
-  const reads = chosen(all.reads);
+  const { writes, reads } = selected(workloadsOf(settings.million, () => ceiling!, sideBySide, restart, { database, appId: setup.app.appId }), settings.only);
   for (const workload of writes) await run(workload);
   const logCost = recordLogCost(results);
   if (logCost) report(logCost);
   // Nothing writes from here on: what the table holds is known, and every read answer is checked against it.
-  if (reads.length === 0) ceilingWanted = false;
-  else ctx.truth = await loadTruth(ctx);
+  if (reads.length) ctx.truth = await loadTruth(ctx);
   // W3 comes first: it measures the ceiling right before and after itself. The million-record
-  // run has no throughput targets, so no ceiling.
-  if (!settings.million && ceilingWanted) {
+  // run has no throughput targets, so no ceiling; nor has a BENCH_ONLY run without W3.
+  if (!settings.million && reads.some(([id]) => id === 'W3')) {
     ctx.recordPaths = await sampleRecordPaths(ctx);
     ceiling = await startCeiling(ctx, ceilingLogFile);
   }
@@ -242,7 +270,7 @@ async function main(): Promise<void> {
       quick: settings.quick,
       million: settings.million,
       records: settings.records,
-      recordsRead: ctx.truth?.records ?? 0,
+      recordsRead: ctx.truth?.records,
       seconds: settings.seconds,
       ceilingPerSecond: ctx.ceilingPerSecond,
       indexes,

@@ -15,12 +15,19 @@ export interface BenchSettings {
   profileWorkload: string | undefined;
   /** BENCH_KEEP_DATABASE=1: leave the database (SQLite file or PostgreSQL schema) for inspection. */
   keepDatabase: boolean;
-  /** BENCH_ONLY=W9,W9b: run only these workloads (upper case); all when absent. */
+  /**
+   * BENCH_ONLY=W3,W3r or W9,W9b: run only these workloads (upper-cased ids), plus what they stand on:
+   * W1 fills the table every read reads, W8 the worksheets W7 reads (W9 and W9b stand on nothing);
+   * W6 is always measured. Undefined: all.
+   */
   only: string[] | undefined;
 }
 
+/** Workloads BENCH_ONLY may name. */
+const SELECTABLE = ['W1', 'W2', 'W8', 'W12', 'W10', 'W9', 'W9B', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W4M', 'W5', 'W13', 'W11', 'W11N', 'W7', 'W7A', 'W6'];
+
 /** The workloads that load the server (W6 only reads its memory). */
-const PROFILABLE = ['W1', 'W2', 'W12', 'W13', 'W3', 'W3T', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9'];
+const PROFILABLE = ['W1', 'W2', 'W12', 'W10', 'W13', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9'];
 
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';
@@ -34,6 +41,10 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
   }
   const profileWorkload = env.BENCH_PROFILE?.trim().toUpperCase() || undefined;
   if (profileWorkload && !PROFILABLE.includes(profileWorkload)) throw new Error(`BENCH_PROFILE must be one of ${PROFILABLE.join(', ')}, got "${env.BENCH_PROFILE}"`);
+  const only = env.BENCH_ONLY?.trim() ? env.BENCH_ONLY.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean) : undefined;
+  const unknown = only?.filter((id) => !SELECTABLE.includes(id)) ?? [];
+  if (unknown.length) throw new Error(`BENCH_ONLY names unknown workloads (${unknown.join(', ')}); known: ${SELECTABLE.join(', ')}`);
+  if (only && million) throw new Error('BENCH_ONLY and BENCH_MILLION exclude each other');
   // A sqlite: DATABASE_URL from the developer's shell is ignored: the bench always starts from an empty database.
   const url = env.BENCH_DATABASE_URL || env.DATABASE_URL;
   return {
@@ -45,16 +56,7 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
     postgresUrl: url && isPostgres(url) ? url : undefined,
     profileWorkload,
     keepDatabase: isOn(env.BENCH_KEEP_DATABASE),
-    only: onlyOf(env.BENCH_ONLY),
+    only,
   };
 }
 
-/** BENCH_ONLY: a comma-separated list of workload ids (W9,W9b); each must be one the bench has. */
-function onlyOf(raw: string | undefined): string[] | undefined {
-  if (!raw || raw.trim() === '') return undefined;
-  const ids = raw.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
-  const known = [...PROFILABLE, 'W3R', 'W4M', 'W9B'];
-  const unknown = ids.filter((id) => !known.includes(id));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY names unknown workloads: ${unknown.join(', ')}; use ids such as W9,W9b`);
-  return ids;
-}

@@ -11,6 +11,7 @@ import { createOAuthStrategy } from './auth/oauth-strategy.js';
 import { consentRoutes, oauthClientRoutes, oauthRoutes } from './modules/oauth/index.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { lenientBooleanKeyword } from './plugins/lenient-boolean.js';
+import { lazySchemaCompilers } from './plugins/lazy-schema-compilers.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { redisPlugin } from './plugins/redis.js';
 import { rateLimitAdmission } from './plugins/rate-limit.js';
@@ -31,14 +32,21 @@ import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
-import { signInPageRoutes } from './modules/sign-in/index.js';
+import { apiCsrf, SessionStore, sessionSecretOf, sessionSigner, signInPageRoutes } from './modules/sign-in/index.js';
+import { createSessionStrategy } from './auth/session-strategy.js';
 import { forgetCachedSchema, IndexBuilder, worksheetRoutes } from './modules/worksheets/index.js';
 import { viewRoutes } from './modules/views/index.js';
 import { peopleRoutes } from './modules/people/index.js';
 import { BackgroundRecompute } from './modules/worksheets/background-recompute.js';
 import { PACKAGE_VERSION } from './shared/version.js';
 import { roleRoutes } from './modules/roles/index.js';
+import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
+import { nodeServices } from './workflow/node-context.js';
+import { workflowDefinitionRoutes } from './modules/workflows/index.js';
+import { reconcileTimeTriggers } from './workflow/index.js';
+import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
+import { notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -70,6 +78,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
  * This file is the table of contents of the server.
  */
 export async function buildApp({ config, database, logger, clock, startJobs = true }: BuildOptions): Promise<FastifyInstance> {
+  const compilers = lazySchemaCompilers();
   const app = Fastify({
     logger: logger ?? loggerFor(config),
     // A hop count trusts that many proxies nearest to the server (Fastify's types lack the number form).
@@ -78,9 +87,11 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    schemaController: { compilersFactory: compilers.compilersFactory },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false }, plugins: [lenientBooleanKeyword, finiteNumberKeyword] },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('compileAllSchemas', compilers.compileAll);
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('clock', clock ?? Date.now);
@@ -99,6 +110,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   app.addHook('onReady', () => recycleBin.start());
   app.addHook('onClose', () => recycleBin.close());
 
+  const services = nodeServices(config);
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -109,10 +121,16 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     pollMs: config.workerPollMs,
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
+    services,
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
+  // Schedules and date-field triggers whose job chain was lost (or predates it) are planned again.
+  app.addHook('onReady', async () => {
+    await reconcileTimeTriggers(database.db, app.clock(), config.timeZone).catch((error: unknown) => app.log.error({ err: error }, 'planning time triggers failed'));
+  });
   app.addHook('onClose', () => jobs.close());
+  app.addHook('onClose', () => services.mailer?.close());
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });
@@ -122,9 +140,18 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   await app.register(jsonBodyPlugin);
   await app.register(redisPlugin, { url: config.redisUrl });
   const tokens = createTokenStrategy(database.db, config.headerPrefix, app.clock);
-  // Sessions are not among the API's strategies: the pages use them (docs/api.md, "Sign-in pages").
   const oauthGrants = createOAuthStrategy(database.db, config.headerPrefix, app.clock);
-  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants], admit: rateLimitAdmission(config, app.redis, app.clock) });
+  // The signed-in session last: an explicit credential wins over a cookie, and costs nothing more.
+  const sessionSecret = await sessionSecretOf(config, database.db);
+  const sessions = createSessionStrategy({
+    db: database.db,
+    sessions: new SessionStore(database.db, app.clock),
+    signer: sessionSigner(sessionSecret),
+    csrf: apiCsrf(sessionSecret),
+    headerPrefix: config.headerPrefix,
+    clock: app.clock,
+  });
+  await app.register(authenticationPlugin, { strategies: [appKeys, tokens, oauthGrants, sessions], admit: rateLimitAdmission(config, app.redis, app.clock) });
   await app.register(openApiPlugin, { publicUrl: config.publicUrl, headerPrefix: config.headerPrefix, version: PACKAGE_VERSION });
 
   await app.register(healthRoutes);
@@ -152,6 +179,10 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(roleRoutes, { prefix });
     await app.register(regionRoutes, { prefix });
     await app.register(directoryRoutes, { prefix });
+    await app.register(workflowDefinitionRoutes, { prefix });
+    await app.register(workflowRunRoutes, { prefix });
+    await app.register(workflowInstanceRoutes, { prefix });
+    await app.register(notificationRoutes, { prefix });
   }
   return app;
 }

@@ -20,11 +20,31 @@ export interface RecordActions {
   log: boolean;
 }
 
+/** The rights a grant holds on records one by one (adding is a right on the worksheet). */
+export type RowRight = 'read' | 'edit' | 'delete';
+
+/**
+ * Records a right reaches through views: those its data scope reaches that one of `views` shows
+ * (passes the view's filter); `views` null: every record of the data scope, whatever the views.
+ */
+export interface ViewReach {
+  scope: Exclude<DataScope, 'none'>;
+  views: readonly string[] | null;
+}
+
 /** A caller's rights in one worksheet. */
 export interface WorksheetGrant {
+  /** How far each right reaches at the widest (through some view, for a right limited to views). */
   read: DataScope;
   edit: DataScope;
   delete: DataScope;
+  /**
+   * The rights that reach records only through views (roles of scope 0, custom keys that name
+   * views): the union of these reaches. A right not named here reaches its data scope whole.
+   */
+  throughViews?: Partial<Record<RowRight, readonly ViewReach[]>>;
+  /** The stored filters of the views `throughViews` names, by view id; a view not here no longer exists and shows nothing. */
+  viewFilters?: ReadonlyMap<string, unknown>;
   add: boolean;
   /** Fields the caller never sees (nor filters, sorts or writes by). */
   hiddenFields: ReadonlySet<string>;
@@ -44,6 +64,8 @@ export interface Grants {
   otherWorksheets: WorksheetGrant;
   /** The accounts whose records count as the caller's subordinates' (`subordinates` data scope), the caller's own included. */
   subordinateAccounts: readonly string[];
+  /** The custom pages the caller may see; null: every page (administrators, keys, roles that reach every item of the application). */
+  pages: ReadonlySet<string> | null;
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
@@ -65,11 +87,13 @@ export const NO_WORKSHEET: WorksheetGrant = { read: 'none', edit: 'none', delete
  * @example administratorGrants(false).administrator === true
  */
 export function administratorGrants(readOnly: boolean): Grants {
-  return { administrator: true, readOnly, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
+  return { administrator: true, readOnly, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null };
 }
 
+const NO_PAGES: ReadonlySet<string> = new Set();
+
 /** No rights in any application: a caller whose application is not known yet (organization- and user-level calls). */
-export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
+export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES };
 
 /** A member of the application's organization with no role in it: no worksheet at all. */
-export const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [] };
+export const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES };

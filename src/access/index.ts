@@ -1,4 +1,4 @@
-export { administratorGrants, DATA_SCOPE_ORDER, FULL_WORKSHEET, MEMBER_WITHOUT_ROLE, NO_GRANTS, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type Grants, type RecordActions, type WorksheetGrant } from './grants.js';
+export { administratorGrants, DATA_SCOPE_ORDER, FULL_WORKSHEET, MEMBER_WITHOUT_ROLE, NO_GRANTS, NO_WORKSHEET, READ_WORKSHEET, type DataScope, type Grants, type RecordActions, type RowRight, type ViewReach, type WorksheetGrant } from './grants.js';
 export { grantsFromRoles, mergeGrants, type DataScopeCode, type GlobalPermissions, type PermissionScope, type RoleDefinition, type WorksheetPermission } from './role-grants.js';
 export {
   administers,
@@ -6,6 +6,9 @@ export {
   dataScopeOf,
   forbidden,
   hasWorksheetRight,
+  reachesEveryRow,
+  requireReadThroughView,
+  seesPage,
   requireAdministrator,
   requireFieldWrite,
   requireOrganizationAdministrator,
@@ -19,6 +22,7 @@ export {
   type WorksheetRight,
 } from './policy.js';
 export { rowsFor, type ScopedRows } from './row-scope.js';
+export { noteGrantChange, grantChanges } from './grant-changes.js';
 export { SCOPES, scopeNamed, type ScopeLevel, type ScopeName } from './scopes.js';
 export { administers as administersRoute, administersOrganization, reads, writes, type RouteAccess } from './route-access.js';
 export { appKeyActor, systemActor, type KeyWorksheetRights } from './actors.js';

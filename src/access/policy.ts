@@ -1,8 +1,9 @@
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { FULL_WORKSHEET, READ_WORKSHEET, type DataScope, type WorksheetGrant } from './grants.js';
+import { FULL_WORKSHEET, READ_WORKSHEET, type DataScope, type RowRight, type WorksheetGrant } from './grants.js';
 import type { ScopeName } from './scopes.js';
+import { reachesEveryRecord, reachesThroughView } from './view-reach.js';
 
 /**
  * May this caller do this: the one place that answers, as pure functions of the actor (its
@@ -73,9 +74,28 @@ export function requireWorksheetRight(actor: Actor, worksheet: { id: string; nam
   if (!hasWorksheetRight(actor, worksheet.id, right)) throw forbidden(actor, `you may not ${RIGHT_WORDS[right]} the worksheet "${worksheet.name}"`);
 }
 
-/** Which records of the worksheet a right reaches for the caller. */
-export function dataScopeOf(actor: Actor, worksheetId: string, right: Exclude<WorksheetRight, 'add'>): DataScope {
+/** How far a right reaches in the worksheet for the caller, at the widest (within the views it comes through, if it comes through views). */
+export function dataScopeOf(actor: Actor, worksheetId: string, right: RowRight): DataScope {
   return worksheetGrant(actor, worksheetId)[right];
+}
+
+/** Whether a right reaches every record of the worksheet for the caller (nothing to check record by record). */
+export function reachesEveryRow(actor: Actor, worksheetId: string, right: RowRight): boolean {
+  return reachesEveryRecord(worksheetGrant(actor, worksheetId), right);
+}
+
+/**
+ * Refuses a read through a view (`viewId` on lists and pivots) by a caller whose read right does
+ * not come through that view (10005 / 600320): rights given per view are used through those views.
+ */
+export function requireReadThroughView(actor: Actor, worksheet: { id: string; name: string }, view: { id: string; name: string }): void {
+  if (!reachesThroughView(worksheetGrant(actor, worksheet.id), 'read', view.id)) throw forbidden(actor, `you may not read records of the worksheet "${worksheet.name}" through the view "${view.name}"`);
+}
+
+/** Whether the caller may see a custom page of the application (its roles enable it, or reach every item). */
+export function seesPage(actor: Actor, pageId: string): boolean {
+  const pages = actor.grants.pages;
+  return actor.grants.administrator || pages === null || pages.has(pageId);
 }
 
 /** Whether the caller may see a field (hidden fields are never shown, filtered, sorted or written). */

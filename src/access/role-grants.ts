@@ -1,4 +1,5 @@
-import { DATA_SCOPE_ORDER, NO_WORKSHEET, type DataScope, type Grants, type RecordActions, type WorksheetGrant } from './grants.js';
+import { NO_WORKSHEET, type DataScope, type Grants, type RecordActions, type WorksheetGrant } from './grants.js';
+import { mergeReaches } from './view-reach.js';
 
 /**
  * A person's grants in an application, from the roles they hold there (pure: the roles are read by
@@ -33,6 +34,8 @@ export interface RoleDefinition {
   permissionScope: PermissionScope;
   globalPermissions: GlobalPermissions;
   worksheetPermissions: WorksheetPermission[];
+  /** For scope 0: the custom pages the role shows (`enable`); roles of other scopes show every page. */
+  pagePermissions: Array<{ id: string; enable: boolean }>;
 }
 
 const DATA_SCOPE_OF_CODE: Record<DataScopeCode, DataScope> = { 0: 'none', 20: 'own', 30: 'subordinates', 100: 'all' };
@@ -57,20 +60,29 @@ function uniformGrant(role: RoleDefinition): WorksheetGrant {
 
 /**
  * What a scope-0 role gives in one worksheet. As on the public service, records are reached through
- * views: without a view granting a right, the right reaches nothing; with one, `recordDataScope` says
- * how far.
+ * views: a right reaches the records of the views that grant it (`recordPermissionInViews`), as far
+ * as `recordDataScope` says; without such a view, nothing.
  */
-function worksheetGrantOf(permission: WorksheetPermission): WorksheetGrant {
-  const views = permission.recordPermissionInViews;
-  const through = (right: 'read' | 'edit' | 'delete'): DataScope => (views.some((v) => v[right]) ? DATA_SCOPE_OF_CODE[permission.recordDataScope[right]] : 'none');
+function worksheetGrantOf(permission: WorksheetPermission, viewFilters: ReadonlyMap<string, unknown>): WorksheetGrant {
+  const through = (right: 'read' | 'edit' | 'delete'): DataScope => {
+    const granted = permission.recordPermissionInViews.some((v) => v[right]);
+    return granted ? DATA_SCOPE_OF_CODE[permission.recordDataScope[right]] : 'none';
+  };
+  const viewsFor = (right: 'read' | 'edit' | 'delete') => [...new Set(permission.recordPermissionInViews.filter((v) => v[right]).map((v) => v.viewId))];
   const read = through('read');
+  const edit = read === 'none' ? 'none' : through('edit');
+  const remove = read === 'none' ? 'none' : through('delete');
   const hidden = new Set(permission.fieldPermissions.filter((f) => !f.read).map((f) => f.id));
   const readOnly = new Set(permission.fieldPermissions.filter((f) => f.read && !f.edit).map((f) => f.id));
   const actions = permission.recordActions;
+  const reach = (scope: DataScope, right: 'read' | 'edit' | 'delete') => (scope === 'none' ? [] : [{ scope, views: viewsFor(right) }]);
+  const named = new Set(permission.recordPermissionInViews.map((v) => v.viewId));
   return {
     read,
-    edit: read === 'none' ? 'none' : through('edit'),
-    delete: read === 'none' ? 'none' : through('delete'),
+    edit,
+    delete: remove,
+    throughViews: { read: reach(read, 'read'), edit: reach(edit, 'edit'), delete: reach(remove, 'delete') },
+    viewFilters: new Map([...viewFilters].filter(([id]) => named.has(id))),
     add: actions.add,
     hiddenFields: hidden,
     readOnlyFields: readOnly,
@@ -78,7 +90,6 @@ function worksheetGrantOf(permission: WorksheetPermission): WorksheetGrant {
   };
 }
 
-const wider = (a: DataScope, b: DataScope): DataScope => (DATA_SCOPE_ORDER.indexOf(a) >= DATA_SCOPE_ORDER.indexOf(b) ? a : b);
 const reachesNothing = (g: WorksheetGrant) => g.read === 'none' && !g.add;
 
 /** Two roles' grants in one worksheet, added up. */
@@ -91,9 +102,7 @@ export function mergeGrants(a: WorksheetGrant, b: WorksheetGrant): WorksheetGran
   const hidden = new Set([...a.hiddenFields].filter((id) => b.hiddenFields.has(id)));
   const readOnly = new Set([...aLocked].filter((id) => bLocked.has(id) && !hidden.has(id)));
   return {
-    read: wider(a.read, b.read),
-    edit: wider(a.edit, b.edit),
-    delete: wider(a.delete, b.delete),
+    ...mergeReaches(a, b),
     add: a.add || b.add,
     hiddenFields: hidden,
     readOnlyFields: readOnly,
@@ -102,20 +111,26 @@ export function mergeGrants(a: WorksheetGrant, b: WorksheetGrant): WorksheetGran
 }
 
 /**
- * The grants of a person who holds `roles` (none of them an administrators' role) in an application.
- * @example grantsFromRoles([{ permissionScope: 60, globalPermissions, worksheetPermissions: [] }], subordinates)
+ * The grants of a person who holds `roles` (none of them an administrators' role) in an
+ * application; `viewFilters` holds the stored filters of the views the roles name (a view missing
+ * there was deleted, and shows nothing). A role of scope above 0 shows every custom page; one of
+ * scope 0 those its `pagePermissions` enable.
+ * @example grantsFromRoles([{ permissionScope: 60, globalPermissions, worksheetPermissions: [], pagePermissions: [] }], subordinates, new Map())
  */
-export function grantsFromRoles(roles: RoleDefinition[], subordinateAccounts: readonly string[]): Grants {
+export function grantsFromRoles(roles: RoleDefinition[], subordinateAccounts: readonly string[], viewFilters: ReadonlyMap<string, unknown>): Grants {
   let otherWorksheets = NO_WORKSHEET;
   const listed = new Map<string, WorksheetGrant>();
+  let pages: Set<string> | null = new Set();
   for (const role of roles) {
     if (role.permissionScope > 0) {
       otherWorksheets = mergeGrants(otherWorksheets, uniformGrant(role));
+      pages = null;
       continue;
     }
-    for (const permission of role.worksheetPermissions) listed.set(permission.id, mergeGrants(listed.get(permission.id) ?? NO_WORKSHEET, worksheetGrantOf(permission)));
+    for (const permission of role.worksheetPermissions) listed.set(permission.id, mergeGrants(listed.get(permission.id) ?? NO_WORKSHEET, worksheetGrantOf(permission, viewFilters)));
+    for (const page of role.pagePermissions) if (page.enable) pages?.add(page.id);
   }
   // A worksheet a scope-0 role lists also has what the uniform roles give everywhere.
   const worksheets = new Map([...listed].map(([id, grant]) => [id, mergeGrants(grant, otherWorksheets)]));
-  return { administrator: false, readOnly: false, worksheets, otherWorksheets, subordinateAccounts };
+  return { administrator: false, readOnly: false, worksheets, otherWorksheets, subordinateAccounts, pages };
 }

@@ -3,20 +3,22 @@ import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { Executor } from '../db/connection.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
-import { appKeyActor, ipAllowlist, type IpAllowlist, type KeyWorksheetRights } from '../access/index.js';
+import { appKeyActor, grantChanges, ipAllowlist, type IpAllowlist, type KeyWorksheetRights } from '../access/index.js';
+import { viewFilters } from '../modules/views/index.js';
 import { signMatches } from './sign.js';
 
 interface CachedKey {
-  keyId: string;
   appId: string;
-  organizationId: string;
   signHash: string;
-  readOnly: boolean;
   /** The addresses the key may be used from; null: any. */
   allowlist: IpAllowlist | null;
-  /** A custom key's worksheets and rights; null: every worksheet. */
-  worksheets: KeyWorksheetRights[] | null;
+  /** The key's actor, made once per load: its grants (and what is compiled from them) are kept with it. */
+  actor: Actor;
+  /** Whether a custom key reads through views (then a view change reads it again at once). */
+  throughViews: boolean;
   loadedAt: number;
+  /** `grantChanges()` when it was read: a key with views is read again after a view changes in this process. */
+  changes: number;
 }
 
 /** No address: what a stored allowlist that cannot be read any more stands for (closed, not open). */
@@ -46,7 +48,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
 
   async function load(appKey: string): Promise<CachedKey | null> {
     const hit = cache.get(appKey);
-    if (hit && Date.now() - hit.loadedAt < CACHE_MS) return hit;
+    if (hit && Date.now() - hit.loadedAt < CACHE_MS && (!hit.throughViews || hit.changes === grantChanges())) return hit;
     const row = await db
       .selectFrom('app_keys')
       .innerJoin('apps', 'apps.id', 'app_keys.app_id')
@@ -57,15 +59,18 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       cache.delete(appKey);
       return null;
     }
+    const worksheets = row.worksheet_permissions === null ? null : (JSON.parse(row.worksheet_permissions) as KeyWorksheetRights[]);
+    const changes = grantChanges();
+    const views = (worksheets ?? []).flatMap((w) => w.views ?? []);
+    const readOnly = row.read_only === 1;
     const entry: CachedKey = {
-      keyId: row.id,
-      appId: row.app_id,
-      organizationId: row.organization_id,
       signHash: row.sign_hash,
-      readOnly: row.read_only === 1,
+      appId: row.app_id,
       allowlist: allowlistOf(row.allowed_ips),
-      worksheets: row.worksheet_permissions === null ? null : (JSON.parse(row.worksheet_permissions) as KeyWorksheetRights[]),
+      actor: appKeyActor({ keyId: row.id, appId: row.app_id, organizationId: row.organization_id, readOnly, worksheets, viewFilters: await viewFilters(db, views) }),
+      throughViews: views.length > 0,
       loadedAt: Date.now(),
+      changes,
     };
     cache.set(appKey, entry);
     return entry;
@@ -89,7 +94,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       if (key.allowlist && !key.allowlist.allows(ip)) {
         throw new AppError(ErrorCode.IpRestricted, 403, `this ${headerPrefix}-Appkey may not be used from ${ip}`);
       }
-      return appKeyActor(key);
+      return key.actor;
     },
     /** Drops cached keys of an app (after the app, and so its keys, are deleted). */
     forgetApp(appId: string) {

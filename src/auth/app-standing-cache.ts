@@ -1,6 +1,6 @@
-import type { Grants } from '../access/index.js';
+import { grantChanges, type Grants } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
-import { standingChanges, standingInApp } from '../modules/roles/index.js';
+import { standingInApp } from '../modules/roles/index.js';
 
 /** How long a person's standing in an application is trusted before it is read again. */
 const STANDING_CACHE_MS = 5_000;
@@ -11,7 +11,7 @@ export interface AppStanding {
   organizationAdmin: boolean;
   grants: Grants;
   loadedAt: number;
-  /** `standingChanges()` when it was read: a role change in this process makes it stale at once. */
+  /** `grantChanges()` when it was read: a change of roles or their views in this process makes it stale at once. */
   changes: number;
 }
 
@@ -26,13 +26,13 @@ export function appStandingCache(db: Executor) {
     async of(accountId: string, appId: string, now: number): Promise<AppStanding | null> {
       const key = `${accountId}\u0000${appId}`;
       const hit = standings.get(key);
-      if (hit && now - hit.loadedAt < STANDING_CACHE_MS && hit.changes === standingChanges()) return hit;
+      if (hit && now - hit.loadedAt < STANDING_CACHE_MS && hit.changes === grantChanges()) return hit;
       const found = await standingInApp(db, accountId, appId);
       if (!found) {
         standings.delete(key);
         return null;
       }
-      const standing: AppStanding = { ...found, loadedAt: now, changes: standingChanges() };
+      const standing: AppStanding = { ...found, loadedAt: now, changes: grantChanges() };
       standings.set(key, standing);
       return standing;
     },

@@ -1,13 +1,12 @@
-import { MEMBER_WITHOUT_ROLE, SCOPES } from '../access/index.js';
 import type { Executor } from '../db/connection.js';
 import { findTokenByHash, noteTokenUse } from '../modules/access-tokens/index.js';
 import { TOKEN_PREFIX, tokenHash } from '../modules/access-tokens/index.js';
-import { administersOrganization, organizationMembership } from '../modules/people/index.js';
+import { administersOrganization } from '../modules/people/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { appStandingCache } from './app-standing-cache.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
+import { personActorResolver } from './person-actor.js';
 
 /**
  * How long a token's check is trusted before it is read again: a revocation (or an expiry, or a
@@ -29,21 +28,7 @@ interface CheckedToken {
   loadedAt: number;
 }
 
-
-
-interface Membership {
-  active: boolean;
-  admin: boolean;
-  loadedAt: number;
-}
-
 const setOf = (json: string | null) => (json === null ? null : new Set(JSON.parse(json) as string[]));
-
-/** The organization a call above applications names: `orgId` or `org_id` in the query ('' for none). */
-function requestedOrganization(query: Readonly<Record<string, unknown>>): string {
-  const named = query.orgId ?? query.org_id;
-  return typeof named === 'string' ? named.trim() : '';
-}
 
 /**
  * Personal access tokens: `Authorization: Bearer pat_…` (or the bare token), with
@@ -55,22 +40,12 @@ function requestedOrganization(query: Readonly<Record<string, unknown>>): string
  * Calls above applications act in an organization: the one `orgId` (or `org_id`) names in the
  * query, else the person's home organization (organization-level scopes always check it; user-level
  * ones only when one is named); outside the token's organizations, or one the person is not an
- * active member of: 10106. `{prefix}-Appid` is read only on application-level calls (and the admin API).
+ * active member of: 10106. `{prefix}-Appid` is read only on application-level calls (and the admin
+ * API). Where the token acts is `person-actor.ts`'s, shared with signed-in sessions.
  */
 export function createTokenStrategy(db: Executor, headerPrefix: string, clock: () => number) {
-  const appHeader = `${headerPrefix.toLowerCase()}-appid`;
   const tokens = new Map<string, CheckedToken>();
-  const standings = appStandingCache(db);
-  const memberships = new Map<string, Membership>();
-
-  async function membershipIn(accountId: string, organizationId: string, now: number): Promise<Membership> {
-    const key = `${accountId}\u0000${organizationId}`;
-    const hit = memberships.get(key);
-    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS) return hit;
-    const membership = { ...(await organizationMembership(db, organizationId, accountId)), loadedAt: now };
-    memberships.set(key, membership);
-    return membership;
-  }
+  const resolve = personActorResolver(db, headerPrefix);
 
   async function checkToken(hash: string, now: number): Promise<CheckedToken | null> {
     const hit = tokens.get(hash);
@@ -98,12 +73,11 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
     return checked;
   }
 
-
   const strategy: AuthStrategy & { forgetToken(tokenId: string): void } = {
     name: 'token',
     hint: `Authorization: Bearer <personal access token> (with ${headerPrefix}-Appid on application calls)`,
-    async authenticate({ headers, query, routeScope }): Promise<Actor | null> {
-      const authorization = headerValue(headers, 'authorization')?.trim();
+    async authenticate(request): Promise<Actor | null> {
+      const authorization = headerValue(request.headers, 'authorization')?.trim();
       if (!authorization) return null;
       const presented = authorization.replace(/^bearer\s+/i, '');
       if (!presented.startsWith(TOKEN_PREFIX)) return null;
@@ -113,27 +87,8 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
       if (token.usable === 'revoked') throw new AppError(ErrorCode.UserTokenInvalid, 401, 'this personal access token was revoked');
       if (token.usable === 'disabled') throw new AppError(ErrorCode.UserTokenInvalid, 401, 'the person of this token is disabled');
       if (token.expiresAt !== null && token.expiresAt <= now) throw new AppError(ErrorCode.UserTokenInvalid, 401, `this personal access token expired at ${new Date(token.expiresAt).toISOString()}`);
-      const base = { kind: 'token' as const, userId: token.accountId, accountId: token.accountId, credentialId: token.id, scopes: token.scopes, organizationIds: token.organizationIds };
-      const level = routeScope ? SCOPES[routeScope].level : null;
-      const appId = level === 'app' || level === null ? (headerValue(headers, appHeader)?.trim() ?? '') : '';
-      if (appId === '') {
-        if (level === 'app') throw AppError.invalidParameters(`the ${headerPrefix}-Appid header is required with a personal access token: it names the application`);
-        const named = level === null ? '' : requestedOrganization(query);
-        // Organization-level calls act in the organization named by `orgId`, or the person's home one;
-        // user-level calls only when one is named. Either way the token and a membership must allow it.
-        if (named === '' && level !== 'org') return { ...base, appId: '', organizationId: token.homeOrganizationId, grants: MEMBER_WITHOUT_ROLE, organizationAdmin: token.homeAdmin };
-        const organizationId = named === '' ? token.homeOrganizationId : named;
-        if (token.organizationIds && !token.organizationIds.has(organizationId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, `this personal access token is not for the organization "${organizationId.slice(0, 80)}"`);
-        const membership = await membershipIn(token.accountId, organizationId, now);
-        if (!membership.active) throw new AppError(ErrorCode.UserTokenRestricted, 403, `the person of this token is not a member of the organization "${organizationId.slice(0, 80)}"`);
-        return { ...base, appId: '', organizationId, grants: MEMBER_WITHOUT_ROLE, organizationAdmin: membership.admin };
-      }
-      if (token.appIds && !token.appIds.has(appId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, `this personal access token is not for the application "${appId.slice(0, 80)}"`);
-      const standing = await standings.of(token.accountId, appId, now);
-      if (!standing) throw AppError.notFound(`application "${appId.slice(0, 80)}" (${headerPrefix}-Appid) does not exist`);
-      if (token.organizationIds && !token.organizationIds.has(standing.organizationId)) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'this personal access token is not for the organization of this application');
-      if (!standing.member) throw new AppError(ErrorCode.UserTokenRestricted, 403, 'the person of this token is not a member of the organization of this application');
-      return { ...base, appId, organizationId: standing.organizationId, grants: standing.grants, organizationAdmin: standing.organizationAdmin };
+      const { id: credentialId, accountId, homeOrganizationId, homeAdmin, scopes, appIds, organizationIds } = token;
+      return resolve({ kind: 'token', noun: 'personal access token', credentialId, accountId, homeOrganizationId, homeAdmin, scopes, appIds, organizationIds }, request, now);
     },
     /** Drops a token's cached check (after it is revoked in this process). */
     forgetToken(tokenId: string) {

@@ -13,6 +13,7 @@ import { registerOAuthClients } from './commands/oauth-clients.js';
 import { registerUsers } from './commands/users.js';
 import { registerDepartments } from './commands/departments.js';
 import { registerOrg } from './commands/org.js';
+import { registerSweep } from './commands/sweep.js';
 
 /**
  * The `tabularium` command. Every command reads its settings (DATABASE_URL, …) from the
@@ -33,6 +34,7 @@ export async function runCli(argv: string[]): Promise<void> {
   registerUsers(program);
   registerDepartments(program);
   registerOrg(program);
+  registerSweep(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -63,6 +63,14 @@ export interface Config {
    * (`run-start`, `between-steps`, `step-commit`; see workflow/crash-points.ts).
    */
   crashAt: CrashAt | null;
+  /** Where mail goes out (SMTP_URL, `smtp://user:password@host:587` or `smtps://…:465`); null: no mail is sent (workflows' send_email nodes fail, saying so). */
+  smtpUrl: string | null;
+  /** The sender of the mail the server sends (MAIL_FROM, default `Tabularium <no-reply@HOST of PUBLIC_URL>`). */
+  mailFrom: string;
+  /** Whether workflows' HTTP request nodes may reach private, loopback and link-local addresses (HTTP_REQUEST_PRIVATE, default false). */
+  httpRequestPrivate: boolean;
+  /** How long `POST …/workflow/hooks/{process_id}` waits for its run to end before it answers the run id instead of the outputs, in ms (WORKFLOW_HOOK_WAIT_MS, default 10000; 0 answers at once). */
+  workflowHookWaitMs: number;
   /** Wrong passwords one client may try on one share link per 15 minutes before it must wait (SHARE_PASSWORD_ATTEMPTS, default 5). */
   sharePasswordAttempts: number;
   /** Most drafts one creator keeps in one worksheet's draft box (DRAFT_LIMIT, default 10; 0 turns drafts off). */
@@ -93,6 +101,8 @@ export interface Config {
   signInAttemptsPerIp: number;
   /** How long an OAuth access token lives, in seconds (OAUTH_ACCESS_TOKEN_SECONDS, default 3600). */
   oauthAccessTokenSeconds: number;
+  /** Minutes between two maintenance sweeps of expired sessions, codes and tokens (SWEEP_INTERVAL_MINUTES, default 60; 0 turns it off). */
+  sweepIntervalMinutes: number;
 }
 
 /** Where the workflow engine may be told to kill its process, for the crash-recovery tests (workflow/crash-points.ts). */
@@ -215,6 +225,10 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1000, 3_600_000),
     crashAt: crashAt(env),
+    smtpUrl: smtpUrl(env),
+    mailFrom: text(env, 'MAIL_FROM', `Tabularium <no-reply@${new URL(publicUrl(env, host, port)).hostname}>`),
+    httpRequestPrivate: flag(env, 'HTTP_REQUEST_PRIVATE'),
+    workflowHookWaitMs: integer(env, 'WORKFLOW_HOOK_WAIT_MS', 10_000, 0, 300_000),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
     draftLimit: integer(env, 'DRAFT_LIMIT', 10, 0, 100_000),
     rateLimit: integer(env, 'RATE_LIMIT', 1200, 0, 1_000_000_000),
@@ -227,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     signInAttemptsPerAccount: integer(env, 'SIGN_IN_ATTEMPTS_PER_ACCOUNT', 5, 1, 1000),
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
+    sweepIntervalMinutes: integer(env, 'SWEEP_INTERVAL_MINUTES', 60, 0, 10_080),
   };
 }
 
@@ -241,6 +256,20 @@ function crashAt(env: Env): CrashAt | null {
     throw new ConfigError('CRASH_AT', `must be one of ${CRASH_POINTS.join(', ')}, optionally followed by :n (n ≥ 1), got "${raw}"`);
   }
   return { point, nth };
+}
+
+/** SMTP_URL: unset, or an smtp:// or smtps:// URL (nodemailer's form, options as query parameters). */
+function smtpUrl(env: Env): string | null {
+  const raw = text(env, 'SMTP_URL', '');
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  return raw;
 }
 
 /** SESSION_SECRET: unset, or at least 32 characters (it signs session cookies). */

@@ -365,6 +365,8 @@ export interface MetaSchema {
     revision: Generated<number>;
     /** When the sweep aborts the run if it has not ended (migration 0031); null: never. */
     timeout_at: Generated<number | null>;
+    /** The firing a time-triggered run answers, unique per workflow (migration 0030). */
+    trigger_key: string | null;
   };
   workflow_steps: {
     id: string;
@@ -379,5 +381,55 @@ export interface MetaSchema {
     error: string | null;
     started_at: number;
     ended_at: number | null;
+  };
+  /** A published workflow's time trigger: the job carrying it, and a date field's watermark (migration 0030). */
+  workflow_time_triggers: { workflow_id: string; job_id: string; swept_until: number | null; updated_at: number };
+  /** To-dos of waiting workflow steps (migration 0027, `modules/workflow-instances`). */
+  workflow_work_items: {
+    id: string;
+    run_id: string;
+    app_id: string;
+    workflow_id: string;
+    node_alias: string;
+    node_name: string;
+    seq: number;
+    /** 4 approve, 3 fill in, 5 copy (cc), 0 the initiator's resubmit. */
+    kind: number;
+    /** Approvals: any, all or inOrder. */
+    mode: string | null;
+    assignee_id: string;
+    /** 0 pending (unread); 1 passed, filled, read, resubmitted; 4 rejected or returned; 5 no longer needed. */
+    status: number;
+    /** What was done: approve, reject, return, fill, resubmit, read, none (closed unneeded). */
+    action: string | null;
+    opinion: string | null;
+    /** A fill-in's submitted values (JSON `[{id, value}]`). */
+    filled: string | null;
+    /** A note for the assignee (a copy's message, a return's reason). */
+    note: string | null;
+    acted_by: string | null;
+    acted_at: number | null;
+    due_at: number | null;
+    process_name: string;
+    /** The record's title when the to-do opened. */
+    title: string;
+    worksheet_id: string | null;
+    row_id: string | null;
+    created_at: number;
+  };
+  /** When each workflow instance was last urged (migration 0027). */
+  workflow_urges: { run_id: string; urged_at: number; urged_by: string };
+  /** In-app notifications (migration 0027, `modules/notifications`). */
+  notifications: {
+    id: string;
+    account_id: string;
+    app_id: string | null;
+    kind: string;
+    title: string;
+    body: string;
+    /** Where it leads: an API path (`/v3/app/workflow/instance/{id}?workId=…`). */
+    link: string;
+    read_at: number | null;
+    created_at: number;
   };
 }

@@ -1,9 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import ipaddr from 'ipaddr.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { guardedLookup, RefusedAddress, refusedLiteral } from '../shared/address-guard.js';
 
 /** What fetching an attachment URL may do. */
 export interface FetchRules {
@@ -15,19 +14,10 @@ export interface FetchRules {
 
 const MOST_REDIRECTS = 3;
 
-/** Whether an address is on the public internet (ipaddr.js's range is `unicast`). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
-}
-
 /**
  * Fetches an http(s) URL for an attachment: at most `maxBytes`, within `timeoutMs` in all, at most
- * three redirects. The address is checked when it is resolved, on every connection (redirects and
- * DNS answers included), so a name that resolves to a private address is refused too, unless
- * `allowPrivate`. Every failure is a 10002 that names `label` and the URL.
+ * three redirects. Private and local addresses are refused unless `allowPrivate`, by the rule of
+ * `shared/address-guard.ts`. Every failure is a 10002 that names `label` and the URL.
  */
 export async function fetchRemote(url: string, rules: FetchRules, label: string): Promise<{ bytes: Buffer; contentType: string | undefined }> {
   const deadline = Date.now() + rules.timeoutMs;
@@ -57,28 +47,15 @@ function open(url: string, rules: FetchRules, deadline: number, label: string): 
     throw AppError.invalidValue(`${label}: "${url.slice(0, 200)}" is not a URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw AppError.invalidValue(`${label}: only http(s) and data: URLs can be attached, got ${parsed.protocol}`);
-  // An address written in the URL is connected to without a lookup: it is checked here.
-  const literal = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(literal) && !rules.allowPrivate && !isPublicAddress(literal)) {
+  const literal = refusedLiteral(parsed, rules.allowPrivate);
+  if (literal !== null) {
     throw AppError.invalidValue(`${label}: ${url} resolves to ${literal}, a private or local address, which attachments may not be fetched from`);
   }
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw AppError.invalidValue(`${label}: fetching ${url} took longer than ${rules.timeoutMs} ms`);
-  // The address is checked as it is resolved, so the connection goes exactly where the check looked.
-  const lookup = (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
-      const refused = list.find((a) => !rules.allowPrivate && !isPublicAddress(a.address));
-      if (refused) return callback(new RefusedAddress(refused.address), []);
-      const options_ = options as { all?: boolean };
-      if (options_.all) return callback(null, list);
-      return callback(null, list[0].address, list[0].family);
-    });
-  };
   const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(parsed, { method: 'GET', lookup: lookup as never, timeout: remaining, headers: { 'user-agent': 'Tabularium attachment fetch' } }, resolve);
+    const request = send(parsed, { method: 'GET', lookup: guardedLookup(rules.allowPrivate) as never, timeout: remaining, headers: { 'user-agent': 'Tabularium attachment fetch' } }, resolve);
     request.setTimeout(remaining, () => request.destroy(new Error('timeout')));
     request.on('error', (error) => {
       if (error instanceof RefusedAddress) reject(AppError.invalidValue(`${label}: ${url} resolves to ${error.address}, a private or local address, which attachments may not be fetched from`));
@@ -86,12 +63,6 @@ function open(url: string, rules: FetchRules, deadline: number, label: string): 
     });
     request.end();
   });
-}
-
-class RefusedAddress extends Error {
-  constructor(readonly address: string) {
-    super(`refused address ${address}`);
-  }
 }
 
 function body(response: IncomingMessage, maxBytes: number, url: string, label: string): Promise<Buffer> {

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { MemoryCounts } from './memory-counts.js';
+import type { RedisCounts } from './redis-counts.js';
 import { QuotaDays } from './quota-day.js';
 import { policyField, type PolicyUse } from './ratelimit-fields.js';
 
@@ -26,26 +27,25 @@ export interface LimitCount {
   policyField: string;
 }
 
+/** One bit per policy: a combination of them names its RateLimit-Policy field. */
+export const POLICY_BITS = { ip: 1, credential: 2, user: 4, daily: 8 } as const;
+
 interface Policy {
   /** One bit per policy: the combination names the cached RateLimit-Policy field. */
   bit: number;
   name: 'ip' | 'credential' | 'user' | 'daily';
   quota: number;
   windowSeconds: number;
-  limiter: RateLimiterAbstract;
 }
-
-/** A daily counter lives a little over a day (a day of a time zone may have 25 hours). */
-const DAY_KEY_SECONDS = 90_000;
 
 /**
  * Counts requests against the limits that apply to them: the client address (every request,
  * before and whether or not it authenticates), the credential, the user behind it, and the
- * credential's daily quota. The counting is rate-limiter-flexible's (atomic increments with an
- * expiry, in this process's memory, or in Redis so that every process shares one budget, with a
- * memory limiter standing in while Redis cannot be reached). The windows are ours: fixed windows
- * of the app's clock (`⌊now / window⌋` is part of the key) and days of TIME_ZONE, so every process
- * agrees when a window renews and tests move time through the clock.
+ * credential's daily quota. In one process the counts are kept in its memory (`MemoryCounts`,
+ * synchronous: no promise per request); with Redis every process shares them (`RedisCounts`,
+ * loaded on the first count). The windows are ours: fixed windows of the app's
+ * clock (`⌊now / window⌋` is part of the key) and days of TIME_ZONE, so every process agrees when a
+ * window renews and tests move time through the clock.
  * @example const { uses, policyField } = await limiter.count('203.0.113.9', actor); const refusal = refusalOf(uses);
  */
 export class RequestLimiter {
@@ -55,23 +55,26 @@ export class RequestLimiter {
   private readonly daily: Policy | null;
   private readonly days: QuotaDays;
   private readonly windowMs: number;
+  /** In this process's memory when there is no Redis; null with Redis. */
+  private readonly memory: MemoryCounts | null;
+  /** In Redis, once the first request is counted. */
+  private shared: Promise<RedisCounts> | undefined;
   /** RateLimit-Policy by combination of policies (the sum of their bits): it changes only with the settings. */
-  private readonly policyFields = new Map<number, string>();
+  private readonly policyFields: Array<string | undefined> = new Array<string | undefined>(16);
 
-  constructor(settings: LimitSettings, redis: Redis | null, private readonly clock: () => number) {
-    const limiter = (points: number, duration: number): RateLimiterAbstract => {
-      const memory = new RateLimiterMemory({ points, duration });
-      if (!redis) return memory;
-      return new RateLimiterRedis({ storeClient: redis, keyPrefix: `${settings.keyPrefix}rl`, points, duration, insuranceLimiter: memory, rejectIfRedisNotReady: true });
-    };
+  constructor(
+    private readonly settings: LimitSettings,
+    private readonly redis: Redis | null,
+    private readonly clock: () => number,
+  ) {
     const window = settings.windowSeconds;
     this.windowMs = window * 1000;
-    this.ip = settings.perIp > 0 ? { bit: 1, name: 'ip', quota: settings.perIp, windowSeconds: window, limiter: limiter(settings.perIp, window) } : null;
-    const perCredential = settings.perCredential > 0 ? limiter(settings.perCredential, window) : null;
-    this.credential = perCredential ? { bit: 2, name: 'credential', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
-    this.user = perCredential ? { bit: 4, name: 'user', quota: settings.perCredential, windowSeconds: window, limiter: perCredential } : null;
-    this.daily = settings.dailyQuota > 0 ? { bit: 8, name: 'daily', quota: settings.dailyQuota, windowSeconds: 86_400, limiter: limiter(settings.dailyQuota, DAY_KEY_SECONDS) } : null;
+    this.ip = settings.perIp > 0 ? { bit: POLICY_BITS.ip, name: 'ip', quota: settings.perIp, windowSeconds: window } : null;
+    this.credential = settings.perCredential > 0 ? { bit: POLICY_BITS.credential, name: 'credential', quota: settings.perCredential, windowSeconds: window } : null;
+    this.user = settings.perCredential > 0 ? { bit: POLICY_BITS.user, name: 'user', quota: settings.perCredential, windowSeconds: window } : null;
+    this.daily = settings.dailyQuota > 0 ? { bit: POLICY_BITS.daily, name: 'daily', quota: settings.dailyQuota, windowSeconds: 86_400 } : null;
     this.days = new QuotaDays(settings.timeZone);
+    this.memory = redis ? null : new MemoryCounts();
   }
 
   /** Whether any limit is on: with none, the server does not count at all. */
@@ -81,66 +84,100 @@ export class RequestLimiter {
 
   /**
    * Counts one request from `address` by `actor` (null: not authenticated, or refused) and
-   * says where each limit it counted against stands. In Redis, the counts are sent together:
-   * one round trip.
+   * says where each limit it counted against stands. In memory the answer is immediate; in Redis
+   * the counts are sent together (one round trip) and the answer is a promise.
    */
-  async count(address: string, actor: Actor | null): Promise<LimitCount> {
+  count(address: string, actor: Actor | null): LimitCount | Promise<LimitCount> {
     const now = this.clock();
     const window = Math.floor(now / this.windowMs);
-    const windowReset = Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000));
+    const windowReset = secondsUntil((window + 1) * this.windowMs, now);
+    return this.memory ? this.countInMemory(this.memory, now, window, windowReset, address, actor) : this.countInRedis(now, window, windowReset, address, actor);
+  }
+
+  private countInMemory(memory: MemoryCounts, now: number, window: number, windowReset: number, address: string, actor: Actor | null): LimitCount {
+    const uses: PolicyUse[] = [];
+    let combination = 0;
+    if (this.ip) {
+      combination += this.ip.bit;
+      uses.push(useOf(this.ip, memory.address(window, address), windowReset));
+    }
+    if (actor) {
+      const day = this.daily ? this.days.at(now) : null;
+      if (this.credential || day) {
+        const counted = memory.credential(actor, this.credential ? window : null, day ? day.date : null);
+        if (this.credential) {
+          combination += this.credential.bit;
+          uses.push(useOf(this.credential, counted.inWindow, windowReset));
+        }
+        if (this.user && actor.userId !== null) {
+          combination += this.user.bit;
+          uses.push(useOf(this.user, memory.user(window, actor.userId), windowReset));
+        }
+        if (this.daily && day) {
+          combination += this.daily.bit;
+          uses.push(useOf(this.daily, counted.onDay, secondsUntil(day.endsAt, now)));
+        }
+      }
+    }
+    return { uses, policyField: this.policyFieldOf(combination, uses) };
+  }
+
+  private async countInRedis(now: number, window: number, windowReset: number, address: string, actor: Actor | null): Promise<LimitCount> {
     const policies: Policy[] = [];
     const keys: string[] = [];
-    if (this.ip) {
-      policies.push(this.ip);
-      keys.push(`ip:${address}:${window}`);
-    }
+    const counted = (policy: Policy | null, key: string): void => {
+      if (!policy) return;
+      policies.push(policy);
+      keys.push(key);
+    };
+    counted(this.ip, `ip:${address}:${window}`);
     let dayReset = 0;
     if (actor) {
       const credential = `${actor.kind}:${actor.credentialId}`;
-      if (this.credential) {
-        policies.push(this.credential);
-        keys.push(`c:${credential}:${window}`);
-      }
-      if (this.user && actor.userId !== null) {
-        policies.push(this.user);
-        keys.push(`u:${actor.userId}:${window}`);
-      }
+      counted(this.credential, `c:${credential}:${window}`);
+      if (actor.userId !== null) counted(this.user, `u:${actor.userId}:${window}`);
       if (this.daily) {
         const day = this.days.at(now);
-        dayReset = Math.max(1, Math.ceil((day.endsAt - now) / 1000));
-        policies.push(this.daily);
-        keys.push(`d:${credential}:${day.date}`);
+        dayReset = secondsUntil(day.endsAt, now);
+        counted(this.daily, `d:${credential}:${day.date}`);
       }
     }
-    // Issued together: in Redis one round trip.
-    const pending: Array<Promise<RateLimiterRes>> = [];
-    for (let i = 0; i < keys.length; i += 1) pending.push(policies[i].limiter.consume(keys[i]).catch(overLimit));
-    const results = await Promise.all(pending);
+    // rate-limiter-flexible is loaded with the first count: a process without Redis never holds it.
+    this.shared ??= import('./redis-counts.js').then(({ RedisCounts }) => new RedisCounts(this.settings, this.redis!));
+    const consumed = await (await this.shared).consume(
+      policies.map((policy) => policy.bit),
+      keys,
+    );
     const uses: PolicyUse[] = [];
     let combination = 0;
-    for (let i = 0; i < results.length; i += 1) {
+    for (let i = 0; i < consumed.length; i += 1) {
       const policy = policies[i];
       combination += policy.bit;
-      const consumed = results[i].consumedPoints;
-      uses.push({
-        name: policy.name,
-        quota: policy.quota,
-        windowSeconds: policy.windowSeconds,
-        remaining: consumed < policy.quota ? policy.quota - consumed : 0,
-        resetSeconds: policy === this.daily ? dayReset : windowReset,
-        exceeded: consumed > policy.quota,
-      });
+      uses.push(useOf(policy, consumed[i], policy === this.daily ? dayReset : windowReset));
     }
-    let field = this.policyFields.get(combination);
-    if (field === undefined) this.policyFields.set(combination, (field = policyField(uses)));
-    return { uses, policyField: field };
+    return { uses, policyField: this.policyFieldOf(combination, uses) };
+  }
+
+  private policyFieldOf(combination: number, uses: readonly PolicyUse[]): string {
+    return (this.policyFields[combination] ??= policyField(uses));
   }
 }
 
-/** Over the limit, the library rejects with the counter's state; any other rejection is a failure. */
-function overLimit(rejection: unknown): RateLimiterRes {
-  if (rejection instanceof RateLimiterRes) return rejection;
-  throw rejection;
+/** Where `policy` stands after `consumed` requests. */
+function useOf(policy: Policy, consumed: number, resetSeconds: number): PolicyUse {
+  return {
+    name: policy.name,
+    quota: policy.quota,
+    windowSeconds: policy.windowSeconds,
+    remaining: consumed < policy.quota ? policy.quota - consumed : 0,
+    resetSeconds,
+    exceeded: consumed > policy.quota,
+  };
+}
+
+/** Whole seconds from `now` until `end`, at least 1. */
+function secondsUntil(end: number, now: number): number {
+  return Math.max(1, Math.ceil((end - now) / 1000));
 }
 
 /** What refusing an over-limit request takes: the error and the Retry-After seconds. */

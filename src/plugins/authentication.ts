@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
-import type { AuthRequest, AuthStrategy } from '../auth/auth-strategy.js';
+import { parseCookieHeader, type AuthRequest, type AuthStrategy } from '../auth/auth-strategy.js';
 import { requireAdministrator, requireOrganizationAdministrator, requireScope, requireWriting, type RouteAccess, type ScopeName } from '../access/index.js';
 import type { Admission } from './rate-limit.js';
 
@@ -22,10 +22,24 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
-/** What the strategies see of a request. */
+/**
+ * What the strategies see of a request. The cookies are parsed only when a strategy asks for them:
+ * the API's scope has no cookie plugin (the pages keep theirs), and app-key and token calls, which
+ * decide before the session strategy runs, never pay for it.
+ */
 function authRequestOf(request: FastifyRequest, routeScope: ScopeName | null): AuthRequest {
-  const cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {};
-  return { headers: request.headers, cookies, ip: request.ip, query: (request.query ?? {}) as Record<string, unknown>, routeScope: routeScope ?? undefined };
+  let cookies = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
+  return {
+    method: request.method,
+    headers: request.headers,
+    get cookies() {
+      cookies ??= request.headers.cookie ? parseCookieHeader(request.headers.cookie) : {};
+      return cookies;
+    },
+    ip: request.ip,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    routeScope: routeScope ?? undefined,
+  };
 }
 
 /**
@@ -45,7 +59,9 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') {
-      if (admit) await admit(request, reply, null);
+      // Awaited only when it answers with a promise (Redis): counting in memory costs no tick.
+      const admitted = admit?.(request, reply, null);
+      if (admitted) await admitted;
       return;
     }
     const auth = authRequestOf(request, access.scope);
@@ -56,10 +72,12 @@ export const authenticationPlugin = fp(async (app: FastifyInstance, options: { s
         if (actor) break;
       }
     } catch (refused) {
-      if (admit) await admit(request, reply, null);
+      const admitted = admit?.(request, reply, null);
+      if (admitted) await admitted;
       throw refused;
     }
-    if (admit) await admit(request, reply, actor);
+    const admitted = admit?.(request, reply, actor);
+    if (admitted) await admitted;
     if (!actor) throw new AppError(ErrorCode.TokenNotFound, 401, `credentials are required: send ${hints}`);
     requireScope(actor, access.scope);
     if (access.right === 'organization') requireOrganizationAdministrator(actor);

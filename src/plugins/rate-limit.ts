@@ -1,15 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/index.js';
 import type { Actor } from '../shared/actor.js';
-import { RequestLimiter, refusalOf, type LimitSettings } from '../limits/request-limiter.js';
+import { RequestLimiter, refusalOf, type LimitCount, type LimitSettings } from '../limits/request-limiter.js';
 import { stateField } from '../limits/ratelimit-fields.js';
 import type { Redis } from 'ioredis';
 
 /**
  * What the authentication hook runs once it knows who calls (`actor`; null for a public route, a
- * request without credentials, or one whose credentials were refused).
+ * request without credentials, or one whose credentials were refused). It refuses by throwing; it
+ * returns a promise only when it has to wait (counts in Redis), so that in memory it costs none.
  */
-export type Admission = (request: FastifyRequest, reply: FastifyReply, actor: Actor | null) => Promise<void>;
+export type Admission = (request: FastifyRequest, reply: FastifyReply, actor: Actor | null) => Promise<void> | undefined;
 
 /** The limits of a configuration. */
 export function limitSettingsOf(config: Config): LimitSettings {
@@ -35,16 +36,23 @@ export function rateLimitAdmission(config: Config, redis: Redis | null, clock: (
   const settings = limitSettingsOf(config);
   if (!RequestLimiter.anyOn(settings)) return undefined;
   const limiter = new RequestLimiter(settings, redis, clock);
-  return async (request, reply, actor) => {
-    const { uses, policyField } = await limiter.count(request.ip, actor);
-    if (uses.length === 0) return;
-    // Set before any refusal is thrown: the error's response keeps them.
-    reply.header('ratelimit-policy', policyField);
-    reply.header('ratelimit', stateField(uses));
-    const refusal = refusalOf(uses);
-    if (refusal) {
-      reply.header('retry-after', String(refusal.retryAfterSeconds));
-      throw refusal.error;
-    }
+  return (request, reply, actor) => {
+    const counted = limiter.count(request.ip, actor);
+    if (counted instanceof Promise) return counted.then((count) => admitCounted(reply, count));
+    admitCounted(reply, counted);
+    return undefined;
   };
+}
+
+/** Sends where the limits stand, and refuses a request over one of them. */
+function admitCounted(reply: FastifyReply, { uses, policyField }: LimitCount): void {
+  if (uses.length === 0) return;
+  // Set before any refusal is thrown: the error's response keeps them.
+  reply.header('ratelimit-policy', policyField);
+  reply.header('ratelimit', stateField(uses));
+  const refusal = refusalOf(uses);
+  if (refusal) {
+    reply.header('retry-after', String(refusal.retryAfterSeconds));
+    throw refusal.error;
+  }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
 
 declare module 'fastify' {
@@ -19,6 +19,8 @@ export const redisPlugin = fp(async (app: FastifyInstance, options: { url: strin
     app.decorate('redis', null);
     return;
   }
+  // Loaded only here: a process without REDIS_URL (the embedded default) never holds the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
   await redis.connect().catch((error: Error) => {

@@ -37,3 +37,13 @@ export function bothOf(a: RowPredicate, b: RowPredicate): RowPredicate {
   if (b.everyRow) return a;
   return make(sql<SqlBool>`(${a.expression} AND ${b.expression})`, false, [...new Set([...a.relatedWorksheets, ...b.relatedWorksheets])]);
 }
+
+/** No row at all: a right that reaches records only through views none of which exists any more. */
+export const NO_ROW: RowPredicate = make(sql<SqlBool>`1 = 0`, false);
+
+/** Either predicate: the union of two row sets (rights reached through several views or roles). */
+export function eitherOf(a: RowPredicate, b: RowPredicate): RowPredicate {
+  if (a.everyRow || b === NO_ROW) return a;
+  if (b.everyRow || a === NO_ROW) return b;
+  return make(sql<SqlBool>`(${a.expression} OR ${b.expression})`, false, [...new Set([...a.relatedWorksheets, ...b.relatedWorksheets])]);
+}

@@ -7,7 +7,11 @@ import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
 import type { CrashAt } from '../config/index.js';
 import { sweepTimedOutRuns } from './run-limits.js';
-import { workflowRunHandler } from './runner.js';
+import type { NodeServices } from './node-context.js';
+import { dateSweepHandler } from './date-sweep-job.js';
+import { workflowRunHandler, type RunnerDeps } from './runner.js';
+import { scheduleJobHandler } from './schedule-job.js';
+import { todoPort } from '../modules/workflow-instances/index.js';
 
 /** How often a process with workers looks for runs past their timeout. */
 const TIMEOUT_SWEEP_MS = 60_000;
@@ -25,6 +29,8 @@ export interface EngineOptions {
   leaseMs?: number;
   /** CRASH_AT, for the crash-recovery tests only. */
   crashAt?: CrashAt | null;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /**
@@ -51,10 +57,22 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     ...(origin ? { origin } : {}),
   });
   const { db, dialect } = database;
+  const deps: RunnerDeps = {
+    db,
+    dialect,
+    clock,
+    timeZone: options.timeZone,
+    log,
+    contextFor,
+    organizationOf,
+    crash: crashSwitch(options.crashAt ?? null),
+    todos: todoPort,
+    services: options.services,
+  };
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler({ db, dialect, clock, timeZone: options.timeZone, log, contextFor, organizationOf, crash: crashSwitch(options.crashAt ?? null) })],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

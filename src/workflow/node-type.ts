@@ -2,6 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FieldValueInput } from '../modules/records/value-codec.js';
 import type { ValueScope } from './value-refs.js';
+import type { HttpPort, MailPort, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 
 /**
  * The contract of a workflow node type. Each node type is one file under `node-types/` and one line
@@ -61,7 +62,21 @@ export interface NodeType<C extends TSchema = TSchema> {
  * the whole run instead, with that status (an approval refused, a return node).
  */
 export type NodeOutcome =
-  | { exit: string; output?: Record<string, unknown>; end?: 'passed' | 'refused' | 'aborted' }
+  | {
+      exit: string;
+      output?: Record<string, unknown>;
+      end?: 'passed' | 'refused' | 'aborted';
+      /** Goes on at this node instead of the next: an earlier node of the same container (an approval returned to an earlier step). */
+      goTo?: string;
+      /**
+       * Sets the exit of the node owning the container this node sits in (an approval block's result,
+       * for later branches to route on); with `leave`, the run also leaves the container and goes on
+       * after its owner (a rejection that leaves the block by `rejected`).
+       */
+      container?: { exit: string; leave?: boolean };
+      /** With `end`: the run's outputs (a return node's), kept on the run and handed to a waiting parent run. */
+      runOutputs?: Record<string, unknown>;
+    }
   | { wait: NodeWait };
 
 /** Thrown by a node for a failure that may pass (a timeout, a 503): the step is tried again later, with backoff. */
@@ -94,6 +109,8 @@ export interface NodeCheckContext {
   earlier: ReadonlyMap<string, string>;
   /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
   worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
+  /** A workflow of the application (a sub-process's), when the checker can look them up. */
+  workflow?(id: string): Promise<{ id: string; name: string; triggerType: number; published: boolean } | null>;
 }
 
 /** A record as nodes see it: its id and values by field id (the wire read shape). */
@@ -112,17 +129,92 @@ export interface NodeContext {
   /** Values of the run so far, for value references (`value-refs.ts`). */
   values: ValueScope;
   records: RecordsPort;
+  /** Mail out; null when `SMTP_URL` is not set. */
+  mail: MailPort | null;
+  http: HttpPort;
+  people: PeoplePort;
+  /** In-app notices; null until the notifications module is wired in (`engine.ts`). */
+  notices: NoticePort | null;
+  workflows: WorkflowsPort;
   /** Epoch ms now. */
   now(): number;
   timeZone: string;
   log: FastifyBaseLogger;
-  run: { id: string; workflowId: string; appId: string; initiatorId: string; nodeAlias: string };
+  run: {
+    id: string;
+    workflowId: string;
+    appId: string;
+    initiatorId: string;
+    nodeAlias: string;
+    nodeName: string;
+    /** The number of the step this node runs as (a waiting step keeps it until it leaves): to-dos name it. */
+    seq: number;
+    /** The record that triggered the run, when one did. */
+    worksheetId: string | null;
+    rowId: string | null;
+    /** This try of the step (1 first) and the last there will be: a node throws `RetryLater` only before the last. */
+    attempt: number;
+    maxAttempts: number;
+  };
+  /** The node owning the container this node sits in (an approval block for its steps), when it sits in one. */
+  container?: { alias: string; type: string; config: unknown };
+  /** The to-dos of this step (approvals, fill-ins, copies) and notifications. */
+  todos: TodoPort;
+}
+
+/** Kinds of to-dos (facts §7.6 action types): 0 the initiator's (resubmit after a return), 3 fill in, 4 approve, 5 copy (cc). */
+export type TodoKind = 0 | 3 | 4 | 5;
+
+/** Whom a step's to-dos go to, as the node resolved its config: accounts, groups, and the run's initiator. */
+export interface AssigneeQuery {
+  users: string[];
+  /** Roles of the application. */
+  roles: string[];
+  departments: string[];
+  jobs: string[];
+  orgRoles: string[];
+  initiator: boolean;
+  /** The manager of the initiator's department. */
+  initiatorManager: boolean;
+}
+
+/** One to-do of a step as nodes see it. */
+export interface TodoItem {
+  id: string;
+  kind: TodoKind;
+  assigneeId: string;
+  /** Facts §7.6: 0 pending; approval 1 passed, 4 rejected or returned; fill 1 filled; 5 no longer needed. */
+  status: number;
+  action: string | null;
+  opinion: string | null;
+  actedBy: string | null;
+  actedAt: number | null;
+  createdAt: number;
+}
+
+/**
+ * The to-dos of the step a node runs as, in the step's transaction: whom they go to, opening them
+ * (each assignee notified), what was decided, and closing what is left.
+ */
+export interface TodoPort {
+  /** The accounts a query names now: active members of the organization, in order, each once (pseudo-users left out). */
+  resolve(query: AssigneeQuery): Promise<string[]>;
+  /** Opens to-dos of this step, one per assignee, each notified. */
+  open(kind: TodoKind, assigneeIds: readonly string[], options?: { mode?: string; dueAt?: number | null; note?: string }): Promise<void>;
+  /** This step's to-dos so far (every round), oldest first. */
+  items(): Promise<TodoItem[]>;
+  /** Closes this step's pending to-dos: decided by the step (a deadline's action) or no longer needed (status 5); returns how many. */
+  close(how: { status: number; action: string; opinion?: string }): Promise<number>;
+  /** Notifies accounts in the application (in-app). */
+  notify(accountIds: readonly string[], note: { kind: string; title: string; body: string }): Promise<void>;
 }
 
 /** The record operations nodes have. */
 export interface RecordsPort {
   get(worksheetId: string, rowId: string): Promise<NodeRecord | null>;
   list(worksheetId: string, filter: unknown, limit: number, sorts?: Array<{ field: string; isAsc: boolean }>): Promise<NodeRecord[]>;
+  /** The records `rowId` relates to through its relation field `fieldId`, at most `limit`, in link order. */
+  related(worksheetId: string, rowId: string, fieldId: string, limit: number): Promise<Array<Omit<NodeRecord, 'worksheetId'>>>;
   create(worksheetId: string, fields: FieldValueInput[]): Promise<string>;
   update(worksheetId: string, rowId: string, fields: FieldValueInput[]): Promise<void>;
   delete(worksheetId: string, rowId: string): Promise<void>;

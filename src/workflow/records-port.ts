@@ -1,4 +1,4 @@
-import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '../modules/records/index.js';
+import { createRecord, deleteRecord, getRecord, listRecords, listRelated, updateRecord } from '../modules/records/index.js';
 import type { FieldValueInput } from '../modules/records/value-codec.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { AppError } from '../shared/app-error.js';
@@ -33,6 +33,13 @@ export function recordsPort(ctx: ServiceContext): RecordsPort {
     async list(worksheetId, filter, limit, sorts) {
       const page = await listRecords(ctx, worksheetId, { ...SHAPE, filter: filter ?? undefined, pageSize: limit, pageIndex: 1, includeTotalCount: false, ...(sorts ? { sorts } : {}) });
       return (page.rows as Array<Record<string, unknown>>).map((row) => nodeRecord(worksheetId, row));
+    },
+    async related(worksheetId, rowId, fieldId, limit) {
+      const page = await listRelated(ctx, worksheetId, rowId, fieldId, { useFieldIdAsKey: true, isReturnSystemFields: true, pageSize: limit, pageIndex: 1 });
+      return (page.rows as Array<Record<string, unknown>>).map((row) => {
+        const { rowId: id, fields } = nodeRecord('', row);
+        return { rowId: id, fields };
+      });
     },
     async create(worksheetId, fields: FieldValueInput[]) {
       return (await createRecord(ctx, worksheetId, fields)).id;

@@ -2,10 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, onCommit } from '../db/transaction.js';
 import { noteProcessState } from '../modules/records/index.js';
 import { processPatch } from './run-process.js';
-import { ENDED, type RunStatus } from './run-store.js';
+import { announceRunEnded } from './run-signal.js';
+import { ENDED, readRun, type RunStatus } from './run-store.js';
+import { signalParent } from './run-wake.js';
 import { loadVersion } from './versions.js';
 
 /**
@@ -43,29 +45,35 @@ export function capacityRetryDelay(): number {
 }
 
 /**
- * Ends a run that has not ended, from outside its own jobs (the timeout sweep; an initiator or an
- * administrator terminating it): one transaction that moves it to `status` with the reason and
- * keeps its record's process fields. A job of the run committing at the same time either commits
- * first (and this ends the run after it) or finds the run moved (`RunMoved`) and stops. Returns
- * whether this ended it.
+ * Ends a run that has not ended, from outside its own jobs (the timeout sweep; a job that gave up;
+ * an initiator or an administrator terminating or revoking it): one transaction (joining the
+ * caller's, when `db` is one) that moves it to `status` with the reason, ends its waiting step,
+ * keeps its record's process fields and tells a parent run waiting for it; once committed, a hook
+ * call waiting in this process is told. A job of the run committing at the same time either
+ * commits first (and this ends the run after it) or finds the run ended (`RunEnded`) and stops.
+ * Returns whether this ended it.
  * @example await endRun(db, dialect, runId, 'aborted', 'terminated by its initiator', now)
  */
 export async function endRun(db: Executor, dialect: SqlDialect, runId: string, status: Extract<RunStatus, 'aborted' | 'failed'>, reason: string, now: number): Promise<boolean> {
   return inTransaction(db, async (trx) => {
-    const run = await trx.selectFrom('workflow_runs').select(['workflow_id', 'version', 'status', 'worksheet_id', 'row_id', 'initiator_id', 'started_at']).where('id', '=', runId).executeTakeFirst();
+    const run = await readRun(trx, runId);
     if (!run || ENDED.has(run.status)) return false;
     const result = await trx
       .updateTable('workflow_runs')
       .set({ status, error: reason, ended_at: now, updated_at: now, revision: sql`revision + 1` })
       .where('id', '=', runId)
       .where('ended_at', 'is', null)
+      .where('status', 'not in', [...ENDED])
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    const loaded = await loadVersion(trx, run.workflow_id, Number(run.version));
-    if (loaded.showsProcess && run.worksheet_id && run.row_id) {
-      const patch = processPatch({ before: run.status as RunStatus, after: status, processName: loaded.definition.name, initiatorId: run.initiator_id, startedAt: Number(run.started_at), now });
-      if (patch) await noteProcessState(trx, dialect, run.worksheet_id, run.row_id, patch);
+    await trx.updateTable('workflow_steps').set({ status: 'done', exit: status, ended_at: now }).where('run_id', '=', runId).where('status', '=', 'waiting').execute();
+    const loaded = await loadVersion(trx, run.workflowId, run.version);
+    if (loaded.showsProcess && run.worksheetId && run.rowId) {
+      const patch = processPatch({ before: run.status, after: status, processName: loaded.definition.name, initiatorId: run.initiatorId, startedAt: run.startedAt, now });
+      if (patch) await noteProcessState(trx, dialect, run.worksheetId, run.rowId, patch);
     }
+    await signalParent(trx, run, status, undefined, now);
+    onCommit(trx, () => announceRunEnded(runId));
     return true;
   });
 }

@@ -2,7 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../db/connection.js';
 import type { MetaSchema } from '../db/schema.js';
 import { executeCached } from '../db/sql-text-cache.js';
+import { onCommit } from '../db/transaction.js';
 import { newRowId } from '../shared/ids.js';
+import { announceRunEnded } from './run-signal.js';
 
 /**
  * The durable record of runs and their steps (`workflow_runs`, `workflow_steps`). A run's `cursor`
@@ -36,12 +38,25 @@ export interface RunRow {
 }
 
 /**
- * Thrown in a commit whose run moved on since it was read (another job of the run committed first,
- * or the run was aborted): the commit is rolled back, and the job reads the run again.
+ * Thrown in a commit whose run moved on since it was read (another job of the run committed
+ * first): the commit is rolled back, and the job reads the run again. The one guard of a run's
+ * commits is its revision (`recordSteps`); `RunEnded` is the case where the run has ended.
  */
 export class RunMoved extends Error {
+  constructor(runId: string, message = `workflow run ${runId} moved on since it was read`) {
+    super(message);
+    this.name = 'RunMoved';
+  }
+}
+
+/**
+ * A `RunMoved` whose run has ended meanwhile (terminated or revoked by a person, timed out, given
+ * up, or ended by another job): the commit is rolled back and the job ends, nothing to read again.
+ */
+export class RunEnded extends RunMoved {
   constructor(runId: string) {
-    super(`workflow run ${runId} moved on since it was read`);
+    super(runId, `run ${runId} has ended meanwhile`);
+    this.name = 'RunEnded';
   }
 }
 
@@ -57,12 +72,12 @@ export interface NewRun {
   chainDepth: number;
   /** A run that must not start (its chain is too deep): created ended, with the reason. */
   refusedBecause?: string;
+  /** The firing it answers (time triggers): one run per key and workflow (`createKeyedRuns`). */
+  triggerKey?: string;
 }
 
-/** Creates runs (in the caller's transaction); returns their ids in order. */
-export async function createRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
-  if (runs.length === 0) return [];
-  const rows = runs.map((run) => ({
+function runRows(runs: NewRun[], now: number) {
+  return runs.map((run) => ({
     id: newRowId(),
     workflow_id: run.workflowId,
     version: run.version,
@@ -80,10 +95,36 @@ export async function createRuns(db: Executor, runs: NewRun[], now: number): Pro
     started_at: now,
     updated_at: now,
     ended_at: run.refusedBecause ? now : null,
+    trigger_key: run.triggerKey ?? null,
   }));
+}
+
+/** Creates runs (in the caller's transaction); returns their ids in order. */
+export async function createRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const rows = runRows(runs, now);
   const parameters = rows.flatMap((r) => Object.values(r));
   await executeCached(db, `runs|create|${rows.length}`, () => db.insertInto('workflow_runs').values(rows), parameters);
   return rows.map((r) => r.id);
+}
+
+/**
+ * Creates the runs of firings (each with a `triggerKey`) that have none yet, in the caller's
+ * transaction; returns the ids of those it created, in order. A firing repeated (a sweep redone
+ * after a crash, a second process) finds its run and creates nothing.
+ * @example await createKeyedRuns(trx, [{ ...run, triggerKey: `schedule:${fireAt}` }], now)
+ */
+export async function createKeyedRuns(db: Executor, runs: NewRun[], now: number): Promise<string[]> {
+  if (runs.length === 0) return [];
+  const rows = runRows(runs, now);
+  await db
+    .insertInto('workflow_runs')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['workflow_id', 'trigger_key']).doNothing())
+    .execute();
+  const created = await db.selectFrom('workflow_runs').select('id').where('id', 'in', rows.map((r) => r.id)).execute();
+  const ids = new Set(created.map((r) => r.id));
+  return rows.map((r) => r.id).filter((id) => ids.has(id));
 }
 
 export async function readRun(db: Executor, runId: string): Promise<RunRow | null> {
@@ -138,7 +179,7 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
  * Records steps and moves the run, in the caller's transaction (with the steps' record writes and
  * the job's fence). A step that `resumes` a waiting one updates it in place (its `seq` is the run's
  * last); the others are appended in order. Throws `RunMoved` when the run is no longer at the
- * revision read.
+ * revision read, `RunEnded` when it has ended since; a run that ends announces it after the commit.
  */
 export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step: StepRecord; resumes: boolean }>, move: RunMove, now: number): Promise<void> {
   const appendedCount = steps.filter((s) => !s.resumes).length;
@@ -153,7 +194,11 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
   if (move.timeoutAt !== undefined) set.timeout_at = move.timeoutAt;
   set.revision = run.revision + 1;
   const moved = await executeCached(db, `runs|move|${Object.keys(set).join(',')}`, () => db.updateTable('workflow_runs').set(set).where('id', '=', '').where('revision', '=', 0), [...Object.values(set), run.id, run.revision]);
-  if (Number(moved.numAffectedRows ?? 0) !== 1) throw new RunMoved(run.id);
+  if (Number(moved.numAffectedRows ?? 0) !== 1) {
+    // Which of the two: a run that ended meanwhile is not read again (its job is done).
+    const current = await db.selectFrom('workflow_runs').select('status').where('id', '=', run.id).executeTakeFirst();
+    throw !current || ENDED.has(current.status) ? new RunEnded(run.id) : new RunMoved(run.id);
+  }
   let seq = run.stepCount;
   const appended: Array<Record<string, unknown>> = [];
   for (const { step, resumes } of steps) {
@@ -181,6 +226,7 @@ export async function recordSteps(db: Executor, run: RunRow, steps: Array<{ step
   if (appended.length > 0) {
     await executeCached(db, `steps|append|${appended.length}`, () => db.insertInto('workflow_steps').values(appended as never), appended.flatMap((row) => Object.values(row)));
   }
+  if (ended) onCommit(db, () => announceRunEnded(run.id));
   run.revision += 1;
   run.status = move.status;
   run.cursor = move.cursor;

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
-import { inTransaction, onCommit } from '../db/transaction.js';
-import { announceJobs, enqueueJobs, LeaseLost, type ClaimedJob, type JobHandler, type Lease } from '../jobs/index.js';
+import { inTransaction } from '../db/transaction.js';
+import { enqueueJobs, LeaseLost, type ClaimedJob, type JobHandler, type Lease } from '../jobs/index.js';
 import { noteProcessState } from '../modules/records/index.js';
 import { systemActor } from '../access/actors.js';
 import type { Actor } from '../shared/actor.js';
@@ -10,13 +10,13 @@ import type { ChangeSource } from '../shared/change-source.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import type { CrashSwitch } from './crash-points.js';
 import { RUN_JOB } from './definition.js';
-import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWait, type NodeWake } from './node-type.js';
-import { recordsPort } from './records-port.js';
+import { RetryLater, type NodeContext, type NodeOutcome, type NodeType, type NodeWait, type NodeWake, type TodoPort } from './node-type.js';
+import { nodeContext, type NodeServices } from './node-context.js';
 import { nodeTypeOf } from './registry.js';
 import { admitRun, AtCapacity, capacityRetryDelay, endRun } from './run-limits.js';
 import { processPatch } from './run-process.js';
-import { ENDED, readRun, readWaitState, recordSteps, RunMoved, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
-import type { ValueScope } from './value-refs.js';
+import { ENDED, readRun, readWaitState, recordSteps, RunEnded, RunMoved, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
+import { signalParent } from './run-wake.js';
 import { loadVersion, type LoadedVersion } from './versions.js';
 
 /** What the runner needs from the server. */
@@ -32,6 +32,10 @@ export interface RunnerDeps {
   organizationOf(appId: string): Promise<string>;
   /** Fault injection for the crash-recovery tests (CRASH_AT); does nothing otherwise. */
   crash: CrashSwitch;
+  /** The to-dos of one step (`modules/workflow-instances`), acting in the step's context. */
+  todos(ctx: ServiceContext, step: NodeContext['run']): TodoPort;
+  /** What nodes reach beyond records: mail, outbound HTTP, notices. */
+  services: NodeServices;
 }
 
 /** A run job's payload: the run, and what woke it when it waits (a signal: a to-do decided; a timer: a delay or deadline). */
@@ -41,14 +45,14 @@ export interface RunJobPayload {
   timer?: { nodeAlias: string; seq: number };
 }
 
-/** The pseudo-user a workflow's writes are attributed to. */
-const WORKFLOW_USER = 'user-workflow';
+/** The pseudo-user a workflow's writes are attributed to, and that starts the runs no person starts (schedules, date fields). */
+export const WORKFLOW_USER = 'user-workflow';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Errors by which the engine stops a walk, never a node's failure: another worker holds the job, another commit moved the run, the workflow is at its limit. */
+/** Errors by which the engine stops a walk, never a node's failure: another worker holds the job, another commit moved or ended the run (`RunEnded` is a `RunMoved`), the workflow is at its limit. */
 function isEngineError(error: unknown): boolean {
   return error instanceof LeaseLost || error instanceof RunMoved || error instanceof AtCapacity;
 }
@@ -84,12 +88,9 @@ class RunWalk {
     private readonly run: RunRow,
     private readonly loaded: LoadedVersion,
     private readonly lease: Lease,
+    private readonly job: Pick<ClaimedJob, 'attempt' | 'maxAttempts'>,
   ) {
     this.stored = run.status;
-  }
-
-  private values(): ValueScope {
-    return { outputs: this.run.state, triggeredAt: this.run.startedAt, triggeredBy: this.run.initiatorId, now: this.deps.clock };
   }
 
   private async actorOf(): Promise<Actor> {
@@ -97,16 +98,29 @@ class RunWalk {
     return this.actor;
   }
 
-  private async contextIn(db: Executor, nodeAlias: string): Promise<NodeContext> {
-    const ctx = this.deps.contextFor(await this.actorOf(), db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
-    return {
-      values: this.values(),
-      records: recordsPort(ctx),
-      now: this.deps.clock,
-      timeZone: this.deps.timeZone,
-      log: this.deps.log,
-      run: { id: this.run.id, workflowId: this.run.workflowId, appId: this.run.appId, initiatorId: this.run.initiatorId, nodeAlias },
-    };
+  /** The node owning the container `alias` sits in, if any. */
+  private containerOf(alias: string): NodeContext['container'] {
+    const parent = this.loaded.graph.node(alias)?.parent;
+    const owner = parent ? this.loaded.graph.ownerOf(parent) : undefined;
+    const spec = owner ? this.loaded.graph.node(owner) : undefined;
+    return spec ? { alias: spec.alias, type: spec.type, config: spec.config } : undefined;
+  }
+
+  private async contextIn(db: Executor, nodeAlias: string, resumes = false): Promise<NodeContext> {
+    const actor = await this.actorOf();
+    const service = this.deps.contextFor(actor, db, { type: 2, triggerWorkflow: true, chainDepth: this.run.chainDepth + 1 });
+    const { clock, timeZone, log } = this.deps;
+    const seq = this.seqOf(resumes);
+    const nodeName = this.loaded.graph.node(nodeAlias)?.name ?? nodeAlias;
+    const todos = this.deps.todos(service, { id: this.run.id, workflowId: this.run.workflowId, appId: this.run.appId, initiatorId: this.run.initiatorId, nodeAlias, nodeName, seq, worksheetId: this.run.worksheetId, rowId: this.run.rowId, attempt: this.job.attempt, maxAttempts: this.job.maxAttempts });
+    const container = this.containerOf(nodeAlias);
+    const place = { run: this.run, nodeAlias, nodeName, seq, attempt: this.job.attempt, maxAttempts: this.job.maxAttempts, organizationId: actor.organizationId ?? '', service, db, clock, timeZone, log, todos, ...(container ? { container } : {}) };
+    return nodeContext(this.deps.services, place);
+  }
+
+  /** The number the step of the node at the cursor has (or will have, once the kept steps are committed before it). */
+  private seqOf(resumes: boolean): number {
+    return resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
   }
 
   /**
@@ -127,6 +141,7 @@ class RunWalk {
         await (finishes ? this.lease.finish(trx) : this.lease.fence(trx));
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
         await this.showProcess(trx, move.status, now, wait, resumes);
+        if (ENDED.has(move.status)) await signalParent(trx, this.run, move.status, move.outputs, now);
         await after?.(trx);
         this.deps.crash('step-commit');
       });
@@ -171,7 +186,8 @@ class RunWalk {
       const record = await ctx.records.get(this.run.worksheetId, this.run.rowId);
       output = { ...output, worksheetId: this.run.worksheetId, rowId: this.run.rowId, fields: record?.fields ?? {} };
     }
-    this.run.state = { ...this.run.state, [trigger.alias]: output };
+    // Value references may name the trigger by its alias or by the reserved word `trigger`.
+    this.run.state = { ...this.run.state, [trigger.alias]: output, trigger: output };
     this.pending.push({ step: { nodeAlias: trigger.alias, nodeType: 'trigger', status: 'done', output, exit: 'next', startedAt: this.deps.clock() }, resumes: false });
     this.run.status = 'running';
     this.run.cursor = this.loaded.graph.first(null);
@@ -221,9 +237,13 @@ class RunWalk {
   /** A node whose writes commit with its step: run inside the step's transaction. */
   private async runInside(alias: string, type: NodeType, config: unknown, startedAt: number, wake?: NodeWake): Promise<void> {
     let settled = false;
+    // The actor's organization is looked up on the root connection: before the transaction, since
+    // SQLite's one connection is the transaction's until it ends (a run without a record, started
+    // by a schedule or a hook, reaches its first node without having looked it up).
+    await this.actorOf();
     try {
       await inTransaction(this.deps.db, async (trx) => {
-        const ctx = await this.contextIn(trx, alias);
+        const ctx = await this.contextIn(trx, alias, wake !== undefined);
         const outcome = wake ? await type.resume!(config as never, wake, ctx) : await type.run(config as never, ctx);
         await this.settleIn(trx, alias, type, outcome, startedAt, wake !== undefined);
         settled = true;
@@ -239,12 +259,18 @@ class RunWalk {
     this.pending.push({ step, resumes });
   }
 
-  /** Moves past a node that left by an exit, keeping its step for the next commit. */
-  private advance(alias: string, type: NodeType, outcome: { exit: string; output?: Record<string, unknown> }, startedAt: number, resumes: boolean, keep: boolean): StepRecord {
+  /**
+   * Moves past a node that left by an exit, keeping its step for the next commit: to the node after
+   * it, or where the outcome says (back to an earlier node, out of its container).
+   */
+  private advance(alias: string, type: NodeType, outcome: Extract<NodeOutcome, { exit: string }>, startedAt: number, resumes: boolean, keep: boolean): StepRecord {
     const output = { ...(outcome.output ?? {}), exit: outcome.exit };
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'done', output, exit: outcome.exit, startedAt };
     this.run.state = { ...this.run.state, [alias]: output };
-    this.run.cursor = this.loaded.graph.after(alias);
+    const owner = outcome.container ? this.containerOf(alias)?.alias : undefined;
+    if (owner) this.run.state = { ...this.run.state, [owner]: { ...this.run.state[owner], exit: outcome.container!.exit } };
+    if (outcome.goTo !== undefined && !this.loaded.graph.node(outcome.goTo)) throw new Error(`node "${alias}" goes to "${outcome.goTo}", which is not a node of this workflow`);
+    this.run.cursor = outcome.goTo ?? (owner && outcome.container!.leave ? this.loaded.graph.after(owner) : this.loaded.graph.after(alias));
     if (keep) this.keep(step, resumes);
     return step;
   }
@@ -256,7 +282,7 @@ class RunWalk {
   /** Commits a node's outcome in `trx` (which holds its writes, if any). */
   private async settleIn(trx: Executor, alias: string, type: NodeType, outcome: NodeOutcome, startedAt: number, resumes: boolean): Promise<void> {
     if ('wait' in outcome) {
-      const seq = resumes ? this.run.stepCount : this.run.stepCount + this.pending.length + 1;
+      const seq = this.seqOf(resumes);
       const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'waiting', output: { wait: outcome.wait.state ?? {} }, startedAt };
       const until = outcome.wait.until;
       const after = async () => {
@@ -268,10 +294,10 @@ class RunWalk {
       return;
     }
     const step = this.advance(alias, type, outcome, startedAt, resumes, false);
-    // The last node (or an ending one) ends the run in its own commit, with the job.
+    // The last node (or an ending one) ends the run in its own commit, with the job; an ending node may give the run's outputs.
     const end = outcome.end ?? (this.run.cursor === null ? 'passed' : null);
     if (end) {
-      await this.commit(trx, { status: end, cursor: null, state: this.run.state }, { step, resumes, finishes: true });
+      await this.commit(trx, { status: end, cursor: null, state: this.run.state, ...(outcome.runOutputs ? { outputs: outcome.runOutputs } : {}) }, { step, resumes, finishes: true });
       return;
     }
     await this.commit(trx, { status: 'running', cursor: this.run.cursor, state: this.run.state }, { step, resumes });
@@ -279,7 +305,7 @@ class RunWalk {
 
   /** A node failed: a failure that may pass is tried again by the job; any other ends the run as failed, with the error on the step. */
   private async failed(alias: string, type: NodeType, error: unknown, startedAt: number, resumes: boolean): Promise<void> {
-    if (error instanceof RetryLater) throw error;
+    if (error instanceof RetryLater || isEngineError(error)) throw error;
     this.deps.log.warn({ runId: this.run.id, node: alias, err: error }, 'workflow step failed');
     const message = messageOf(error);
     const step: StepRecord = { nodeAlias: alias, nodeType: type.type, status: 'failed', error: message, startedAt };
@@ -299,7 +325,7 @@ class RunWalk {
     }
     let outcome: NodeOutcome;
     try {
-      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias));
+      outcome = await type.resume(config as never, wake, await this.contextIn(this.deps.db, alias, true));
     } catch (error) {
       await this.failed(alias, type, error, startedAt, true);
       return;
@@ -311,7 +337,8 @@ class RunWalk {
 /**
  * Runs one job of a run: starts it, or resumes it after its timer or a signal. A job whose wake no
  * longer matches the run (the to-do was decided before the deadline fired; the run ended) is dropped.
- * A run that moved on meanwhile (`RunMoved`) is read again at once; a run its workflow's limit keeps
+ * A run that ended meanwhile (`RunEnded`: a person ended it) ends the job with nothing of the step
+ * kept; a run that moved on meanwhile (`RunMoved`) is read again at once; a run its workflow's limit keeps
  * queued (`AtCapacity`) is tried again about a second later. Neither counts as a failed attempt.
  */
 export async function runJob(deps: RunnerDeps, job: ClaimedJob, lease: Lease): Promise<void> {
@@ -339,7 +366,12 @@ async function walkRun(deps: RunnerDeps, job: ClaimedJob, lease: Lease): Promise
   } else if (run.status === 'waiting') {
     return;
   }
-  await new RunWalk(deps, run, loaded, lease).walk(wake);
+  try {
+    await new RunWalk(deps, run, loaded, lease, job).walk(wake);
+  } catch (error) {
+    // Ended by a person while this step ran: nothing of the step is kept, and the job is done.
+    if (!(error instanceof RunEnded)) throw error;
+  }
 }
 
 /** The job handler of workflow runs; a run whose job failed every attempt is marked failed. */
@@ -349,19 +381,8 @@ export function workflowRunHandler(deps: RunnerDeps): JobHandler {
     run: (job, lease) => runJob(deps, job, lease),
     async giveUp(job, error) {
       const { runId } = job.payload as RunJobPayload;
+      // endRun tells a waiting parent run, as every end does.
       await endRun(deps.db, deps.dialect, runId, 'failed', `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, deps.clock());
     },
   };
-}
-
-/**
- * Wakes a waiting run with a signal (a to-do decided), in the caller's transaction: the run goes on
- * after it commits. `seq` is the waiting step's number, so that a late signal for an earlier wait
- * is dropped.
- * @example await signalRun(trx, run.id, 'approve_1', run.stepCount, { decision: 'approved' }, now)
- */
-export async function signalRun(trx: Executor, runId: string, nodeAlias: string, seq: number, data: Record<string, unknown>, now: number): Promise<void> {
-  const payload: RunJobPayload = { runId, signal: { nodeAlias, seq, data } };
-  await enqueueJobs(trx, [{ kind: RUN_JOB, payload }], now);
-  onCommit(trx, announceJobs);
 }

@@ -51,7 +51,8 @@ function asText(value: unknown): string {
   return String(value);
 }
 
-const PLACEHOLDER = /\$([A-Za-z0-9_]+)-([A-Za-z0-9_]+)\$/g;
+/** A template placeholder: `$alias-fieldId$` (`$system-nowTime$` for system values). */
+export const PLACEHOLDER = /\$([A-Za-z0-9_]+)-([A-Za-z0-9_]+)\$/g;
 
 /** Resolves one reference against the run's values. */
 export function resolveValue(ref: ValueRef, scope: ValueScope): unknown {

@@ -1,21 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createToken } from '../../src/modules/access-tokens/index.js';
-import { newGuid } from '../../src/shared/ids.js';
-import { describeApi, type ApiContext } from '../helpers/api-harness.js';
+import { describeApi } from '../helpers/api-harness.js';
+import { giveRole, memberWithToken } from '../helpers/people.js';
 import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
 
 /** Roles over HTTP: managing them (app key), and what people holding them may then do (their tokens). */
 
 interface RoleList {
   roles: Array<{ id: string; name: string; roleType: string; accounts: Array<{ accountId: string; fullname: string }>; departments: Array<{ id: string; name: string }> }>;
-}
-
-async function person(ctx: ApiContext, name: string): Promise<{ id: string; headers: Record<string, string> }> {
-  const id = newGuid();
-  await ctx.database.db.insertInto('accounts').values({ id, organization_id: ctx.setup.organizationId, email: `${name}-${ctx.engine}@example.com`, fullname: name, password_hash: null, status: 1, created_at: Date.now() }).execute();
-  await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: 0, status: 1, joined_at: Date.now() }).execute();
-  const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, Date.now());
-  return { id, headers: { authorization: `Bearer ${token}`, 'SVC-Appid': ctx.setup.app.appId } };
 }
 
 describeApi('roles: managing them', (ctx) => {
@@ -27,7 +18,7 @@ describeApi('roles: managing them', (ctx) => {
       { name: 'Title', alias: 'title', type: '2', isTitle: true },
       { name: 'Salary', alias: 'salary', type: '6' },
     ]);
-    ada = (await person(ctx, 'Ada')).id;
+    ada = (await memberWithToken(ctx, 'Ada')).id;
   });
 
   it('creates a role, lists it with its members, shows its permissions, and deletes it', async () => {
@@ -84,32 +75,39 @@ describeApi('roles: the permission matrix', (ctx) => {
   /** Record ids by title. */
   const record: Record<string, string> = {};
 
-  async function role(name: string, body: Record<string, unknown>, members: string[]): Promise<void> {
-    const made = await ctx.call<{ id: string }>('POST', '/v3/app/roles', { name, ...body });
-    expect(made.body.error_msg).toBe('');
-    expect((await ctx.call('POST', `/v3/app/roles/${made.body.data.id}/members`, { userIds: members.map((m) => who[m].id) })).body.error_msg).toBe('');
-  }
+  const role = (name: string, body: Record<string, unknown>, members: string[]) => giveRole(ctx, name, body, members.map((m) => who[m].id));
 
-  async function create(title: string, as: string | null, extra: unknown[] = []): Promise<void> {
-    const made = await ctx.call<{ id: string }>('POST', rows(), { fields: [{ id: 'title', value: title }, { id: 'amount', value: 10 }, { id: 'salary', value: 5000 }, { id: 'status', value: 'new' }, ...extra] }, as ? who[as].headers : undefined);
+  async function create(title: string, as: string | null, extra: unknown[] = [], amount = 10): Promise<void> {
+    const made = await ctx.call<{ id: string }>('POST', rows(), { fields: [{ id: 'title', value: title }, { id: 'amount', value: amount }, { id: 'salary', value: 5000 }, { id: 'status', value: 'new' }, ...extra] }, as ? who[as].headers : undefined);
     expect(made.body.error_msg).toBe('');
     record[title] = made.body.data.id;
   }
 
+  /** Custom page ids by name. */
+  const page: Record<string, string> = {};
+
   beforeAll(async () => {
     sheet = await makeSheet(ctx, 'Matrix', FIELDS);
-    for (const name of ['all', 'editOwn', 'joined', 'reader', 'fine', 'nobody']) who[name] = await person(ctx, name);
-    const views = await ctx.call<{ views: Array<{ id: string }> }>('POST', `/v3/app/worksheets/${sheet.id}/views/batch`, { views: [{ name: 'Work', viewType: 'table' }] });
-    const viewId = views.body.data.views[0].id;
+    for (const name of ['all', 'editOwn', 'joined', 'reader', 'fine', 'viewer', 'nobody']) who[name] = await memberWithToken(ctx, name);
+    const big = { type: 'condition', field: 'amount', operator: 'ge', value: 100 };
+    const views = await ctx.call<{ views: Array<{ id: string }> }>('POST', `/v3/app/worksheets/${sheet.id}/views/batch`, { views: [{ name: 'Work', viewType: 'table' }, { name: 'Big', viewType: 'table', filter: big }] });
+    const [viewId, bigView] = views.body.data.views.map((v) => v.id);
+    const pages = await ctx.call<Array<{ id: string; name: string }>>('POST', '/v3/app/items/batch', { items: [{ sectionId: '', type: 1, name: 'Dashboard' }, { sectionId: '', type: 1, name: 'Secret' }] });
+    for (const made of pages.body.data) page[made.name] = made.id;
+    const fineDataScope = { recordDataScope: { read: 20, edit: 20, delete: 0 }, recordActions: { add: true }, fieldPermissions: [{ id: 'salary', read: false }, { id: 'status', read: true, edit: false }] };
     await role('Everything', { permissionScope: 80 }, ['all']);
     await role('Edit own', { permissionScope: 60 }, ['editOwn']);
     await role('Joined', { permissionScope: 30 }, ['joined']);
     await role('Readers', { permissionScope: 20 }, ['reader']);
-    await role('Fine', { permissionScope: 0, worksheetPermissions: [{ id: sheet.id, recordPermissionInViews: [{ viewId, read: true, edit: true, delete: true }], recordDataScope: { read: 20, edit: 20, delete: 0 }, recordActions: { add: true }, fieldPermissions: [{ id: 'salary', read: false }, { id: 'status', read: true, edit: false }] }] }, ['fine']);
+    const pagePermissions = [{ id: page.Dashboard, enable: true }, { id: page.Secret, enable: false }];
+    await role('Fine', { permissionScope: 0, worksheetPermissions: [{ id: sheet.id, recordPermissionInViews: [{ viewId, read: true, edit: true, delete: true }], ...fineDataScope }], pagePermissions }, ['fine']);
+    // Every record, but only those the view "Big" shows (amount ≥ 100): read and edit, not delete.
+    await role('Through a view', { permissionScope: 0, worksheetPermissions: [{ id: sheet.id, recordPermissionInViews: [{ viewId: bigView, read: true, edit: true, delete: false }], recordDataScope: { read: 100, edit: 100, delete: 100 } }] }, ['viewer']);
     await create('admin-1', null);
     await create('admin-helped', null, [{ id: 'helper', value: [who.joined.id] }]);
     await create('editOwn-1', 'editOwn');
     await create('joined-1', 'joined');
+    await create('big-1', null, [], 100);
     const fine = await ctx.call<{ id: string }>('POST', rows(), { fields: [{ id: 'title', value: 'fine-1' }, { id: 'amount', value: 10 }] }, who.fine.headers);
     expect(fine.body.error_msg).toBe('');
     record['fine-1'] = fine.body.data.id;
@@ -122,19 +120,21 @@ describeApi('roles: the permission matrix', (ctx) => {
   };
 
   it('lists exactly the rows and fields each role reaches', async () => {
-    const everyTitle = ['admin-1', 'admin-helped', 'editOwn-1', 'fine-1', 'joined-1'];
+    const everyTitle = ['admin-1', 'admin-helped', 'big-1', 'editOwn-1', 'fine-1', 'joined-1'];
     const allFields = ['title', 'amount', 'salary', 'status', 'helper'].map((a) => sheet.field[a]);
-    expect(await titles('all')).toEqual({ titles: everyTitle, total: 5, fields: allFields });
-    expect(await titles('editOwn')).toEqual({ titles: everyTitle, total: 5, fields: allFields });
+    expect(await titles('all')).toEqual({ titles: everyTitle, total: 6, fields: allFields });
+    expect(await titles('editOwn')).toEqual({ titles: everyTitle, total: 6, fields: allFields });
     expect(await titles('joined')).toEqual({ titles: ['admin-helped', 'joined-1'], total: 2, fields: allFields });
-    expect(await titles('reader')).toEqual({ titles: everyTitle, total: 5, fields: allFields });
+    expect(await titles('reader')).toEqual({ titles: everyTitle, total: 6, fields: allFields });
     expect(await titles('fine')).toEqual({ titles: ['fine-1'], total: 1, fields: ['title', 'amount', 'status', 'helper'].map((a) => sheet.field[a]) });
+    expect(await titles('viewer')).toEqual({ titles: ['big-1'], total: 1, fields: allFields });
     expect(await titles('nobody')).toEqual({ error: 10005 });
   });
 
   it('gets a record in reach, and answers 10007 for one out of reach', async () => {
     const get = async (as: string, title: string) => (await ctx.call('GET', `${rows()}/${record[title]}`, undefined, who[as].headers)).body.error_code;
     expect([await get('joined', 'admin-helped'), await get('joined', 'admin-1'), await get('fine', 'fine-1'), await get('fine', 'admin-1'), await get('reader', 'admin-1')]).toEqual([1, 10007, 1, 10007, 1]);
+    expect([await get('viewer', 'big-1'), await get('viewer', 'admin-1')]).toEqual([1, 10007]);
   });
 
   it('updates only records the edit scope reaches, and only fields the caller may write', async () => {
@@ -146,6 +146,8 @@ describeApi('roles: the permission matrix', (ctx) => {
     expect((await update('fine', 'fine-1', [{ id: 'salary', value: 1 }])).error_code).toBe(430014);
     expect((await update('fine', 'admin-1', [{ id: 'amount', value: 1 }])).error_code).toBe(10007);
     expect((await update('all', 'admin-1', [{ id: 'amount', value: 12 }])).error_code).toBe(1);
+    expect((await update('viewer', 'big-1', [{ id: 'status', value: 'seen' }])).error_code).toBe(1);
+    expect((await update('viewer', 'admin-1', [{ id: 'status', value: 'seen' }])).error_code).toBe(10007);
     const batch = await ctx.call<{ successfulRowIds: string[]; failedRowIds: string[] }>('PATCH', `${rows()}/batch`, { rowIds: [record['editOwn-1'], record['admin-1']], fields: [{ id: 'amount', value: 13 }] }, who.editOwn.headers);
     expect(batch.body.data).toEqual({ successfulRowIds: [record['editOwn-1']], failedRowIds: [record['admin-1']] });
   });
@@ -166,8 +168,24 @@ describeApi('roles: the permission matrix', (ctx) => {
     expect(add.body).toMatchObject({ error_code: 10005, error_msg: 'you may not add records to the worksheet "Matrix"' });
     expect((await ctx.call('DELETE', `${rows()}/${record['fine-1']}`, undefined, who.fine.headers)).body).toMatchObject({ error_code: 10005, error_msg: 'you may not delete records of the worksheet "Matrix"' });
     expect((await ctx.call('DELETE', `${rows()}/${record['admin-1']}`, undefined, who.editOwn.headers)).body.error_code).toBe(10005);
+    expect((await ctx.call('DELETE', `${rows()}/${record['big-1']}`, undefined, who.viewer.headers)).body).toMatchObject({ error_code: 10005, error_msg: 'you may not delete records of the worksheet "Matrix"' });
     expect((await ctx.call('DELETE', `${rows()}/${record['editOwn-1']}`, undefined, who.editOwn.headers)).body.error_code).toBe(1);
     expect((await ctx.call('POST', `${rows()}/${record['editOwn-1']}/restore`, undefined, who.editOwn.headers)).body.error_code).toBe(1);
+  });
+
+  it('shows custom pages as the roles enable them: scope-0 roles their enabled pages, wider roles every page', async () => {
+    const sees = async (as: string) => {
+      const got = await Promise.all(['Dashboard', 'Secret'].map(async (name) => (await ctx.call('GET', `/v3/app/custom-pages/${page[name]}`, undefined, who[as].headers)).body.error_code));
+      const app = await ctx.call<{ sections: Array<{ items: Array<{ name: string }> }> }>('GET', '/v3/app', undefined, who[as].headers);
+      return { got, navigation: app.body.data.sections.flatMap((s) => s.items.map((i) => i.name)) };
+    };
+    expect(await sees('all')).toEqual({ got: [1, 1], navigation: ['Matrix', 'Dashboard', 'Secret'] });
+    expect(await sees('reader')).toEqual({ got: [1, 1], navigation: ['Matrix', 'Dashboard', 'Secret'] });
+    expect(await sees('fine')).toEqual({ got: [1, 10007], navigation: ['Matrix', 'Dashboard'] });
+    expect(await sees('viewer')).toEqual({ got: [10007, 10007], navigation: ['Matrix'] });
+    expect(await sees('nobody')).toEqual({ got: [10007, 10007], navigation: [] });
+    const secret = await ctx.call('GET', `/v3/app/custom-pages/${page.Secret}`, undefined, who.fine.headers);
+    expect(secret.body.error_msg).toBe(`custom page "${page.Secret}" does not exist in this application`);
   });
 
   it('changes structure only as an administrator', async () => {

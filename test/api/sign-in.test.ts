@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSessionStrategy } from '../../src/auth/session-strategy.js';
-import { safeNextPath, SESSION_COOKIE, SessionStore, sessionSecretOf, sessionSigner, SIGN_IN_WINDOW_MS } from '../../src/modules/sign-in/index.js';
+import { apiCsrf, safeNextPath, SESSION_COOKIE, SessionStore, sessionSecretOf, sessionSigner, SIGN_IN_WINDOW_MS } from '../../src/modules/sign-in/index.js';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
 import { addPerson } from '../helpers/people.js';
 import { alertOf, csrfOf, WebClient } from '../helpers/web-client.js';
@@ -307,36 +307,30 @@ describeApi(
       expect(refused.status).toBe(404);
     });
 
-    it('gives the session strategy the signed-in person as an Actor of kind session, and refuses an ended session (10105)', async () => {
+    it('gives the session strategy the signed-in person as an Actor of kind session, and refuses an ended session (10101)', async () => {
       const secret = await sessionSecretOf(ctx.config, ctx.database.db);
-      const strategy = createSessionStrategy({ db: ctx.database.db, sessions: new SessionStore(ctx.database.db, () => now), signer: sessionSigner(secret), headerPrefix: 'SVC' });
+      const strategy = createSessionStrategy({ db: ctx.database.db, sessions: new SessionStore(ctx.database.db, () => now), signer: sessionSigner(secret), csrf: apiCsrf(secret), headerPrefix: 'SVC', clock: () => now });
+      const request = (cookies: Record<string, string | undefined>, headers: Record<string, string> = {}, routeScope?: 'record:list') => ({ method: 'GET', cookies, headers, ip: '127.0.0.1', query: {}, routeScope });
       const web = browser(ctx);
       await web.signIn(owner().email, owner().password);
       const cookies = { [SESSION_COOKIE]: web.jar.get(SESSION_COOKIE) };
-      const actor = await strategy.authenticate({ cookies, headers: { 'svc-appid': ctx.setup.app.appId }, ip: '127.0.0.1', query: {}, routeScope: 'record:list' });
+      const actor = await strategy.authenticate(request(cookies, { 'svc-appid': ctx.setup.app.appId }, 'record:list'));
       expect(actor).toMatchObject({ kind: 'session', appId: ctx.setup.app.appId, userId: ctx.setup.owner.accountId, accountId: ctx.setup.owner.accountId, scopes: null, grants: { administrator: true, readOnly: false } });
-      expect(await strategy.authenticate({ cookies: {}, headers: {}, ip: '127.0.0.1', query: {} })).toBeNull();
-      await expect(strategy.authenticate({ cookies, headers: {}, ip: '127.0.0.1', query: {}, routeScope: 'record:list' })).rejects.toMatchObject({ code: 10001 });
+      expect(await strategy.authenticate(request({}))).toBeNull();
+      await expect(strategy.authenticate(request(cookies, {}, 'record:list'))).rejects.toMatchObject({ code: 10001 });
       await web.post('/sign-out', { _csrf: csrfOf((await web.get('/settings')).body) });
-      await expect(strategy.authenticate({ cookies, headers: {}, ip: '127.0.0.1', query: {} })).rejects.toMatchObject({ code: 10105 });
-      await expect(strategy.authenticate({ cookies: { [SESSION_COOKIE]: 'forged.value' }, headers: {}, ip: '127.0.0.1', query: {} })).rejects.toMatchObject({ code: 10105 });
+      await expect(strategy.authenticate(request(cookies))).rejects.toMatchObject({ code: 10101 });
+      await expect(strategy.authenticate(request({ [SESSION_COOKIE]: 'forged.value' }))).rejects.toMatchObject({ code: 10101 });
 
-      // A member without a role: no grants; once disabled, the session is over (10105).
+      // A member without a role: no grants; once disabled, the session is over (10101).
       const email = `member-${ctx.engine}@example.com`;
       const memberId = await person(ctx, email, 'member password');
       const member = browser(ctx);
       await member.signIn(email, 'member password');
       const memberCookies = { [SESSION_COOKIE]: member.jar.get(SESSION_COOKIE) };
-      expect(await strategy.authenticate({ cookies: memberCookies, headers: { 'svc-appid': ctx.setup.app.appId }, ip: '127.0.0.1', query: {} })).toMatchObject({ kind: 'session', userId: memberId, grants: { administrator: false } });
+      expect(await strategy.authenticate(request(memberCookies, { 'svc-appid': ctx.setup.app.appId }))).toMatchObject({ kind: 'session', userId: memberId, grants: { administrator: false } });
       await ctx.database.db.updateTable('accounts').set({ status: 2 }).where('id', '=', memberId).execute();
-      await expect(strategy.authenticate({ cookies: memberCookies, headers: {}, ip: '127.0.0.1', query: {} })).rejects.toMatchObject({ code: 10105 });
-    });
-
-    it('does not accept the session cookie on the API', async () => {
-      const web = browser(ctx);
-      await web.signIn(owner().email, owner().password);
-      const response = await ctx.call('GET', '/v3/app', undefined, { cookie: `${SESSION_COOKIE}=${web.jar.get(SESSION_COOKIE)}`, 'SVC-Appid': ctx.setup.app.appId });
-      expect(response.status).toBe(401);
+      await expect(strategy.authenticate(request(memberCookies))).rejects.toMatchObject({ code: 10101 });
     });
   },
   { SIGN_IN_ATTEMPTS_PER_IP: '8' },

@@ -5,6 +5,7 @@ import { counterWorkflow, publishDirect, runsOf } from '../helpers/workflow-fixt
 import { enqueueJobs } from '../../src/jobs/index.js';
 import { contextOf } from '../../src/plugins/service-context.js';
 import { createJobWorker } from '../../src/workflow/engine.js';
+import { nodeServices } from '../../src/workflow/node-context.js';
 import { RUN_JOB } from '../../src/workflow/index.js';
 import { readRun, recordSteps, RunMoved } from '../../src/workflow/run-store.js';
 import { sweepTimedOutRuns } from '../../src/workflow/run-limits.js';
@@ -27,7 +28,7 @@ describeApi(
       return sheet;
     };
     const hitsOf = async (id: string) => valueOf(await readRecord(ctx, sheet, id), sheet.field.hits);
-    const freshWorker = (concurrency: number) => createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency, pollMs: 1000 });
+    const freshWorker = (concurrency: number) => createJobWorker({ database: ctx.database, clock, timeZone: 'UTC', log: ctx.app.log, contextOf: (actor) => contextOf(ctx.app, actor, ctx.app.log), concurrency, pollMs: 1000, services: nodeServices(ctx.config) });
 
     /** A worksheet with the counter workflow published on it and one record created: its run queued. */
     const queuedCounterRun = async (name: string) => {

@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { describeApi } from '../helpers/api-harness.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, describeInBrowser } from '../helpers/browser.js';
 import { freePort } from '../helpers/processes.js';
+import { makeSheet } from '../helpers/record-fixtures.js';
 
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
@@ -10,8 +11,9 @@ const origin = `http://127.0.0.1:${port}`;
 /**
  * The sign-in and settings pages in a real headless Chromium: a wrong password, signing in, a
  * token made on the settings page and read from it, the API called with it (Bearer + SVC-Appid),
- * the token revoked on the page and refused at once (10105), and sign-out. The page's style sheet
- * is allowed by the policy and no policy violation is reported.
+ * the token revoked on the page and refused at once (10105), and sign-out; then the API called with
+ * `fetch` from the settings page through the session (writes with the CSRF token the page shows).
+ * The page's style sheet is allowed by the policy and no policy violation is reported.
  */
 describeInBrowser('headless Chromium', () =>
   describeApi(
@@ -80,6 +82,32 @@ describeInBrowser('headless Chromium', () =>
         expect((await context.cookies(origin)).some((c) => c.name === 'tabularium_session')).toBe(false);
         await page.goto(`${origin}/settings`);
         expect(new URL(page.url()).pathname).toBe('/sign-in');
+        expect(cspViolations).toEqual([]);
+      });
+
+      it('calls the API through the session from the settings page: reads with the cookie, writes with the CSRF token it shows', async () => {
+        const sheet = await makeSheet(ctx, 'Browser orders', [{ name: 'Title', alias: 'title', type: '2', isTitle: true }]);
+        await page.goto(`${origin}/sign-in`);
+        await page.getByLabel('Email').fill(ctx.setup.owner.email);
+        await page.getByLabel('Password').fill(ctx.setup.owner.password);
+        await Promise.all([page.waitForURL(`${origin}/settings`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        const csrfToken = (await page.locator('#api-csrf-token').textContent())!;
+        expect(csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        // What a person types in the browser's console on this page: same-origin fetches carry the cookie.
+        const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+          page.evaluate(
+            async ({ method, path, headers, body }) => {
+              const response = await fetch(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+              return { status: response.status, body: (await response.json()) as { error_code: number; error_msg: string; data: { total?: number } } };
+            },
+            { method, path, headers, body },
+          );
+        const appId = { 'SVC-Appid': ctx.setup.app.appId };
+        expect(await call('GET', '/v3/app', appId)).toMatchObject({ status: 200, body: { error_code: 1 } });
+        const record = { fields: [{ id: 'title', value: 'from the console' }] };
+        expect(await call('POST', `/v3/app/worksheets/${sheet.id}/rows`, appId, record)).toMatchObject({ status: 403, body: { error_code: 10005 } });
+        expect(await call('POST', `/v3/app/worksheets/${sheet.id}/rows`, { ...appId, 'X-CSRF-Token': csrfToken }, record)).toMatchObject({ status: 200, body: { error_code: 1 } });
+        expect(await call('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, { ...appId, 'X-CSRF-Token': csrfToken }, {})).toMatchObject({ body: { data: { total: 1 } } });
         expect(cspViolations).toEqual([]);
       });
     },

@@ -109,6 +109,9 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['SESSION_SECRET', 'too short'],
     ['SIGN_IN_ATTEMPTS_PER_ACCOUNT', '0'],
     ['SIGN_IN_ATTEMPTS_PER_IP', 'many'],
+    ['SMTP_URL', 'mail.example.com'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['HTTP_REQUEST_PRIVATE', 'maybe'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -118,11 +121,25 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${setting} `));
   });
 
+  it('reads the mail and outbound HTTP settings: no SMTP_URL (no mail), a sender from PUBLIC_URL, private HTTP targets refused', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: null, mailFrom: 'Tabularium <no-reply@127.0.0.1>', httpRequestPrivate: false });
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'Ops <ops@example.com>', HTTP_REQUEST_PRIVATE: 'true', PUBLIC_URL: 'https://t.example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', mailFrom: 'Ops <ops@example.com>', httpRequestPrivate: true });
+    expect(loadConfig({ PUBLIC_URL: 'https://t.example.com' }).mailFrom).toBe('Tabularium <no-reply@t.example.com>');
+  });
+
   it('reads the sign-in settings: no SESSION_SECRET (a key in the database), 5 per email and 20 per address', () => {
     expect(loadConfig({})).toMatchObject({ sessionSecret: null, signInAttemptsPerAccount: 5, signInAttemptsPerIp: 20 });
     const secret = 'x'.repeat(32);
     expect(loadConfig({ SESSION_SECRET: secret, SIGN_IN_ATTEMPTS_PER_ACCOUNT: '3', SIGN_IN_ATTEMPTS_PER_IP: '50' })).toMatchObject({ sessionSecret: secret, signInAttemptsPerAccount: 3, signInAttemptsPerIp: 50 });
     expect(configErrorFor({ SESSION_SECRET: 'short' }).message).toBe('Invalid configuration: SESSION_SECRET must be at least 32 characters, got 5');
+  });
+
+  it('sweeps expired rows every 60 minutes by default; SWEEP_INTERVAL_MINUTES sets it, 0 turns it off, at most a week', () => {
+    expect(loadConfig({}).sweepIntervalMinutes).toBe(60);
+    expect(loadConfig({ SWEEP_INTERVAL_MINUTES: '5' }).sweepIntervalMinutes).toBe(5);
+    expect(loadConfig({ SWEEP_INTERVAL_MINUTES: '0' }).sweepIntervalMinutes).toBe(0);
+    expect(configErrorFor({ SWEEP_INTERVAL_MINUTES: '10081' }).message).toBe('Invalid configuration: SWEEP_INTERVAL_MINUTES must be between 0 and 10080, got 10081');
+    expect(configErrorFor({ SWEEP_INTERVAL_MINUTES: 'hourly' }).setting).toBe('SWEEP_INTERVAL_MINUTES');
   });
 
   it('quotes the offending value so the operator sees what was read', () => {

@@ -18,7 +18,7 @@ export function registerKeys(program: Command): void {
     .requiredOption('--app <appId>', 'the application id')
     .option('--read-only', 'the key may only read')
     .option('--allow-ip <cidr>', 'only this address or CIDR range may use the key (repeat for several)', collect, [])
-    .option('--worksheet <id[:rights]>', 'a custom key: only this worksheet, with rights read+add+edit+delete (default read; repeat for several)', collect, [])
+    .option('--worksheet <id[:rights][@views]>', 'a custom key: only this worksheet, with rights read+add+edit+delete (default read), through the views @VIEW,VIEW if named (repeat for several)', collect, [])
     .option('--json', 'print JSON')
     .action(async (options: { app: string; readOnly?: boolean; allowIp: string[]; worksheet: string[]; json?: boolean }) => {
       const allowedIps = options.allowIp.length > 0 ? options.allowIp : null;
@@ -33,12 +33,12 @@ export function registerKeys(program: Command): void {
     .command('worksheets')
     .description('make a key custom: only the listed worksheets (--worksheet, repeatable), or every worksheet again (--all); running servers see it within 30 s')
     .requiredOption('--key <appKey>', 'the app key (its public part, the Appkey header)')
-    .option('--worksheet <id[:rights]>', 'a worksheet the key may reach, with rights read+add+edit+delete (default read)', collect, [])
+    .option('--worksheet <id[:rights][@views]>', 'a worksheet the key may reach, with rights read+add+edit+delete (default read), only through the views @VIEW,VIEW if named', collect, [])
     .option('--all', 'every worksheet of the application')
     .option('--json', 'print JSON')
     .action(async (options: { key: string; worksheet: string[]; all?: boolean; json?: boolean }, command: Command) => {
       if (options.all === true && options.worksheet.length > 0) command.error('error: give either --worksheet or --all, not both');
-      if (options.all !== true && options.worksheet.length === 0) command.error('error: give --worksheet ID[:rights] (repeatable) or --all');
+      if (options.all !== true && options.worksheet.length === 0) command.error('error: give --worksheet ID[:rights][@VIEW,VIEW] (repeatable) or --all');
       const result = await withDatabase((db) => setKeyWorksheets(db, options.key, options.all === true ? null : options.worksheet));
       printResult({ appKey: result.appKey, worksheets: result.worksheets === null ? 'all' : JSON.stringify(result.worksheets) }, options.json === true);
     });

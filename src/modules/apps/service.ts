@@ -3,7 +3,9 @@ import { inRetriedTransaction, inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../shared/app-error.js';
 import { newGuid, newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { ItemType, createSections, placeItem, resolveSection, sectionTree } from '../navigation/index.js';
+import { ItemType, createSections, placeItem, resolveSection, sectionTree, type ShowsItem } from '../navigation/index.js';
+import { administers, hasWorksheetRight, seesPage } from '../../access/index.js';
+import type { Actor } from '../../shared/actor.js';
 import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
 import * as repository from './repository.js';
 
@@ -58,6 +60,19 @@ export async function createApp(db: Executor, organizationId: string, ownerId: s
   return id;
 }
 
+/**
+ * The items a caller who does not administer the application sees in its navigation: the custom
+ * pages their roles show, and the worksheets they may read or add to.
+ */
+function itemsShownTo(actor: Actor): ShowsItem | undefined {
+  if (administers(actor)) return undefined;
+  return (item) => {
+    if (item.type === ItemType.CustomPage) return seesPage(actor, item.id);
+    if (item.type === ItemType.Worksheet) return hasWorksheetRight(actor, item.id, 'read') || hasWorksheetRight(actor, item.id, 'add');
+    return true;
+  };
+}
+
 export async function getApp(ctx: ServiceContext) {
   const app = await repository.findApp(ctx.db, ctx.actor.appId);
   if (!app) throw AppError.notFound('the application of this key no longer exists');
@@ -68,7 +83,7 @@ export async function getApp(ctx: ServiceContext) {
     description: app.description,
     icon: app.icon,
     color: app.color,
-    sections: await sectionTree(ctx.db, app.id),
+    sections: await sectionTree(ctx.db, app.id, itemsShownTo(ctx.actor)),
   };
 }
 

@@ -1,3 +1,4 @@
+import { seesPage } from '../../access/index.js';
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
@@ -89,9 +90,10 @@ export async function createChart(ctx: ServiceContext, worksheetKey: string, inp
   return { id };
 }
 
+/** A chart of the application; one on a custom page the caller may not see does not exist for them (10007). */
 async function loadChart(ctx: ServiceContext, chartId: string) {
   const row = await repository.findChart(ctx.db, ctx.actor.appId, chartId);
-  if (!row) throw AppError.notFound(`chart "${chartId.slice(0, 80)}" does not exist in this application`);
+  if (!row || (row.page_id !== null && !seesPage(ctx.actor, row.page_id))) throw AppError.notFound(`chart "${chartId.slice(0, 80)}" does not exist in this application`);
   return { row, spec: JSON.parse(row.spec) as ChartSpec };
 }
 

@@ -1,4 +1,5 @@
 import type sanitizeHtml from 'sanitize-html';
+import { seesPage } from '../../access/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import * as repository from './repository.js';
@@ -89,9 +90,10 @@ async function settleComponents(ctx: ServiceContext, components: ComponentInput[
   return settled;
 }
 
+/** A page of the application the caller may see: one their roles do not show does not exist for them (10007). */
 async function loadPage(ctx: ServiceContext, pageId: string) {
   const page = await repository.findPage(ctx.db, ctx.actor.appId, pageId);
-  if (!page) throw AppError.notFound(`custom page "${pageId.slice(0, 80)}" does not exist in this application`);
+  if (!page || !seesPage(ctx.actor, page.id)) throw AppError.notFound(`custom page "${pageId.slice(0, 80)}" does not exist in this application`);
   return page;
 }
 

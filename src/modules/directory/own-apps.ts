@@ -4,7 +4,7 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { appsOfOrganization, createApp } from '../apps/index.js';
 import { organizationMembership } from '../people/index.js';
-import { appsWithRolesOf } from '../roles/index.js';
+import { appsListedFor } from '../roles/index.js';
 import { actingOrganization, credentialReaches, namedOrganization } from './service.js';
 
 type OrganizationSelector = { orgId?: string; org_id?: string };
@@ -12,8 +12,9 @@ type OrganizationSelector = { orgId?: string; org_id?: string };
 /**
  * `GET /v3/apps/list`: the applications of the organization the caller works in. A person sees
  * those they own or hold a role in (themselves or through a department, department tree, job or
- * organization role: the ones a token with `{prefix}-Appid` would give them rights in); an app key
- * its own application.
+ * organization role: the ones a token with `{prefix}-Appid` would give them rights in), except
+ * those every role of theirs hides from its members (`hideAppForMembers`: still reachable by id,
+ * not listed); an app key its own application.
  */
 export async function listApps(ctx: ServiceContext, query: OrganizationSelector) {
   const { actor } = ctx;
@@ -23,9 +24,9 @@ export async function listApps(ctx: ServiceContext, query: OrganizationSelector)
     return { apps: apps.filter((a) => a.appId === actor.appId).map(({ ownerId: _owner, ...app }) => ({ ...app, isOwner: false })) };
   }
   const userId = actor.userId;
-  const withRoles = await appsWithRolesOf(ctx.db, organizationId, userId);
+  const listed = await appsListedFor(ctx.db, organizationId, userId);
   return {
-    apps: apps.filter((a) => a.ownerId === userId || withRoles.has(a.appId)).map(({ ownerId, ...app }) => ({ ...app, isOwner: ownerId === userId })),
+    apps: apps.filter((a) => a.ownerId === userId || listed.has(a.appId)).map(({ ownerId, ...app }) => ({ ...app, isOwner: ownerId === userId })),
   };
 }
 

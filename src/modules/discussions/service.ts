@@ -8,6 +8,7 @@ import { newObjectId, newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { checkReferencesExist, deleteFilesOfOwner, emptyReferenceSet, forgetUploads, insertFileRows, removeUnreferenced, visibleLiveIds, callerScope, uploadFiles } from '../records/index.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { notify } from '../notifications/index.js';
 import { mentionedIds } from './mentions.js';
 import { mayDeleteDiscussion } from './permissions.js';
 import { presentDiscussions } from './presenter.js';
@@ -16,6 +17,9 @@ import { forbidden, requireWorksheetRight, rowsFor, worksheetGrant } from '../..
 
 /** Longest message, in characters. */
 export const MAX_MESSAGE_LENGTH = 10_000;
+
+/** How much of a message a mention's notification shows. */
+const MENTION_EXCERPT = 200;
 
 export interface ListInput {
   pageIndex?: number;
@@ -123,6 +127,15 @@ export async function postDiscussion(ctx: ServiceContext, worksheetKey: string, 
       created_at: ctx.now(),
     });
     await insertFileRows(trx, ctx, { appId: schema.appId, worksheetId: schema.id, fieldId: fileOwnerOf(id), rowId }, files);
+    await notify(trx, {
+      accountIds: mentions.filter((accountId) => accountId !== ctx.actor.accountId),
+      kind: 'mention',
+      title: `You were mentioned in a discussion of "${schema.name}"`,
+      body: message.length > MENTION_EXCERPT ? `${message.slice(0, MENTION_EXCERPT)}…` : message,
+      link: `/v3/app/worksheets/${schema.id}/rows/${rowId}/discussions`,
+      appId: schema.appId,
+      at: ctx.now(),
+    });
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
     throw error;

@@ -68,12 +68,25 @@ export async function createSections(db: Executor, appId: string, sections: Arra
   return created;
 }
 
-/** The navigation as a tree of sections with their items. */
-export async function sectionTree(db: Executor, appId: string): Promise<SectionTree[]> {
+/** Which items of the navigation a caller sees. */
+export type ShowsItem = (item: { id: string; type: number }) => boolean;
+
+/** A section that shows nothing (no item, no child section left) to a caller who sees only some items. */
+const isEmpty = (section: SectionTree): boolean => section.items.length === 0 && section.childSections.length === 0;
+
+function withoutEmpty(sections: SectionTree[]): SectionTree[] {
+  return sections.map((s) => ({ ...s, childSections: withoutEmpty(s.childSections) })).filter((s) => !isEmpty(s));
+}
+
+/**
+ * The navigation as a tree of sections with their items: every item, or with `shows` those the
+ * caller sees, sections left empty by it dropped (as the public service hides them from members).
+ */
+export async function sectionTree(db: Executor, appId: string, shows?: ShowsItem): Promise<SectionTree[]> {
   const [sections, items] = await Promise.all([repository.listSections(db, appId), repository.listItems(db, appId)]);
   const nodes = new Map<string, SectionTree>(sections.map((s) => [s.id, { id: s.id, name: s.name, items: [], childSections: [] }]));
   for (const item of items) {
-    if (item.section_id) nodes.get(item.section_id)?.items.push({ id: item.id, type: item.type, name: item.name });
+    if (item.section_id && (!shows || shows(item))) nodes.get(item.section_id)?.items.push({ id: item.id, type: item.type, name: item.name });
   }
   const roots: SectionTree[] = [];
   for (const section of sections) {
@@ -81,5 +94,5 @@ export async function sectionTree(db: Executor, appId: string): Promise<SectionT
     const parent = section.parent_id ? nodes.get(section.parent_id) : undefined;
     (parent ? parent.childSections : roots).push(node);
   }
-  return roots;
+  return shows ? withoutEmpty(roots) : roots;
 }

@@ -6,3 +6,4 @@ export { oauthClientRoutes } from './client-routes.js';
 export { accessTokenCheck } from './repository.js';
 export { ACCESS_TOKEN_PREFIX, secretHash } from './secrets.js';
 export { issueCode, checkAuthorizeRequest } from './authorize.js';
+export { sweepExpired } from './sweep.js';

@@ -96,3 +96,34 @@ export async function accessTokenCheck(db: Executor, hash: string) {
     .where('t.access_hash', '=', hash)
     .executeTakeFirst();
 }
+
+/**
+ * Removes every token family none of whose tokens can be used any more: each access token and each
+ * refresh token (spent or not) of the family has expired by `now`. Answers how many rows went.
+ */
+export async function deleteExpiredFamilies(db: Executor, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('oauth_tokens')
+    .where('family_id', 'in', (eb) =>
+      eb
+        .selectFrom('oauth_tokens as f')
+        .select('f.family_id')
+        .groupBy('f.family_id')
+        .having((h) => h.and([h(h.fn.max('f.access_expires_at'), '<=', now), h(h.fn.max(h.fn.coalesce('f.refresh_expires_at', h.lit(0))), '<=', now)])),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Removes codes expired by `now` that were never used, or whose tokens are gone (a used code is the
+ * family id of the tokens it gave: while they live, its replay must still revoke them). Answers how many.
+ */
+export async function deleteSpentCodes(db: Executor, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('oauth_codes')
+    .where('expires_at', '<=', now)
+    .where((eb) => eb.or([eb('used_at', 'is', null), eb.not(eb.exists(eb.selectFrom('oauth_tokens').select('oauth_tokens.id').whereRef('oauth_tokens.family_id', '=', 'oauth_codes.code_hash')))]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,4 +1,4 @@
-import OAuth2Server from '@node-oauth/oauth2-server';
+import type OAuth2Server from '@node-oauth/oauth2-server';
 import type { Executor } from '../../db/connection.js';
 import { AppError } from '../../shared/app-error.js';
 import { grantModel, type GrantOutcome } from './grant-model.js';
@@ -43,6 +43,12 @@ function refusalOfLibraryError(error: OAuth2Server.OAuthError, grantType: unknow
   }
 }
 
+/**
+ * The OAuth library, loaded on the first token request: about 1.5 MB of heap an idle server (and
+ * one whose clients never use OAuth) need not hold.
+ */
+let library: Promise<typeof OAuth2Server> | undefined;
+
 const flatHeaders = (headers: TokenCall['headers']) =>
   Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
 
@@ -53,8 +59,9 @@ const flatHeaders = (headers: TokenCall['headers']) =>
  * `client_id`/`client_secret`; a public client sends only `client_id` and its PKCE verifier.
  */
 export async function exchangeToken(call: TokenCall): Promise<TokenAnswer> {
+  const Library = await (library ??= import('@node-oauth/oauth2-server').then((module) => module.default));
   const outcome: GrantOutcome = {};
-  const server = new OAuth2Server({
+  const server = new Library({
     model: grantModel({ db: call.db, now: call.now, ip: call.ip, body: call.body, accessTokenLifetimeMs: call.accessTokenLifetimeMs }, outcome),
     accessTokenLifetime: Math.round(call.accessTokenLifetimeMs / 1000),
     refreshTokenLifetime: 30 * 86_400,
@@ -63,13 +70,13 @@ export async function exchangeToken(call: TokenCall): Promise<TokenAnswer> {
     // Client authentication is the model's to judge: a confidential client must send its secret, a public one must not.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
   });
-  const request = new OAuth2Server.Request({ method: 'POST', headers: flatHeaders(call.headers), query: {}, body: call.body });
-  const response = new OAuth2Server.Response({ headers: {} });
+  const request = new Library.Request({ method: 'POST', headers: flatHeaders(call.headers), query: {}, body: call.body });
+  const response = new Library.Response({ headers: {} });
   try {
     await server.token(request, response);
   } catch (error) {
     if (outcome.refusal) throw outcome.refusal;
-    if (error instanceof OAuth2Server.OAuthError) throw refusalOfLibraryError(error, call.body.grant_type);
+    if (error instanceof Library.OAuthError) throw refusalOfLibraryError(error, call.body.grant_type);
     throw error;
   }
   // The library counts expires_in down from the real clock, a second short when it ticks meanwhile:

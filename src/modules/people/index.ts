@@ -8,9 +8,10 @@ export { createDepartment, deleteDepartment, departmentTree, editDepartment, get
 export type { DepartmentNode } from './department-tree.js';
 export { createGroup, deleteGroup, listGroups, renameGroup, type GroupKind, type GroupRow } from './groups.js';
 export { importOrganization, type ImportReport } from './org-import.js';
-export { activeMembers } from './repository.js';
+export { activeMemberEmails, activeMembers } from './repository.js';
 export { existingDepartments } from './department-repository.js';
 export { existingGroups } from './group-repository.js';
+export { accountsInGroups, departmentManagersOf, type PeopleGroups } from './member-accounts.js';
 export { peopleRoutes } from './routes.js';
 export { departmentsNamed, membersNamed, organizationById, organizationMembership, organizationsOf, profileOf, type FoundMember, type LocatedDepartment } from './directory.js';
 export { maskedEmail, maskedMobile } from './masking.js';

@@ -123,19 +123,28 @@ export async function listMembers(db: Executor, organizationId: string, page: { 
   return { rows: rows.map(memberOf), total: Number(count.total) };
 }
 
-/** Which of these accounts are active members of the organization with an active account. */
-export async function activeMembers(db: Executor, organizationId: string, accountIds: readonly string[]): Promise<Set<string>> {
-  if (accountIds.length === 0) return new Set();
-  const rows = await db
+function activeMemberRows(db: Executor, organizationId: string, accountIds: readonly string[]) {
+  return db
     .selectFrom('organization_members as m')
     .innerJoin('accounts as a', 'a.id', 'm.account_id')
-    .select('a.id')
+    .select(['a.id', 'a.email'])
     .where('m.organization_id', '=', organizationId)
     .where('m.account_id', 'in', accountIds)
     .where('m.status', '=', 1)
     .where('a.status', '=', 1)
     .execute();
-  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of these accounts are active members of the organization with an active account. */
+export async function activeMembers(db: Executor, organizationId: string, accountIds: readonly string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  return new Set((await activeMemberRows(db, organizationId, accountIds)).map((r) => r.id));
+}
+
+/** The email addresses of those of these accounts that are active members (as `activeMembers`), by account id. */
+export async function activeMemberEmails(db: Executor, organizationId: string, accountIds: readonly string[]): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  return new Map((await activeMemberRows(db, organizationId, accountIds)).map((r) => [r.id, r.email]));
 }
 
 /** Whether the account administers the organization (for the strategies that build a person's actor). */

@@ -6,11 +6,13 @@ export { RecycleBinSweep } from './recycle-bin-sweep.js';
 /** What other modules (discussions) use of records: liveness, members, and the file store's write path. */
 export { liveRecordIds, visibleLiveIds } from './repository.js';
 export { checkReferencesExist, resolveReferences } from './references.js';
-export { emptyReferenceSet } from './value-codec.js';
+export { emptyReferenceSet, type FieldValueInput } from './value-codec.js';
 export { deleteFilesOfOwner, forgetUploads, insertFileRows, removeUnreferenced, uploadFiles, type Uploaded } from './attachments.js';
 export type { HookContext, RecordChange, RecordHook } from './writer.js';
 export { createRecord, deleteRecord, getRecord, listRecords, projection, updateRecord } from './service.js';
 export { callerScope } from './filter-scope.js';
+export { checkFieldValues } from './check-values.js';
+export { listRelated } from './relations-service.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
 export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';

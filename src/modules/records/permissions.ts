@@ -1,4 +1,4 @@
-import { dataScopeOf, requireFieldWrite, rowsFor, worksheetGrant } from '../../access/index.js';
+import { dataScopeOf, reachesEveryRow, requireFieldWrite, rowsFor, worksheetGrant } from '../../access/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
@@ -22,7 +22,7 @@ export function requireWritableFields(ctx: ServiceContext, schema: WorksheetSche
  * either). Free for callers whose right reaches every record; one statement otherwise.
  */
 export async function reachableIds(ctx: ServiceContext, schema: WorksheetSchema, ids: string[], right: 'read' | 'edit' | 'delete', state: RowState | 'any'): Promise<string[]> {
-  if (dataScopeOf(ctx.actor, schema.id, right) === 'all') return ids;
+  if (reachesEveryRow(ctx.actor, schema.id, right)) return ids;
   const reached = await visibleLiveIds(ctx.db, schema.table, ids, rowsFor(ctx.actor, callerScope(ctx, schema), right), state);
   return ids.filter((id) => reached.has(id));
 }

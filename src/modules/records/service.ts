@@ -19,7 +19,7 @@ import { viewForRead, visibleFieldIds } from '../views/index.js';
 import { planViewFilter } from './view-filter.js';
 import { callerScope } from './filter-scope.js';
 import { reachableIds, requireReachable, requireWritableFields } from './permissions.js';
-import { dataScopeOf, requireWorksheetRight, worksheetGrant, rowsFor, type ScopedRows } from '../../access/index.js';
+import { dataScopeOf, reachesEveryRow, requireWorksheetRight, worksheetGrant, rowsFor, type ScopedRows } from '../../access/index.js';
 
 export const MAX_BATCH = 1000;
 
@@ -156,7 +156,7 @@ export async function updateRecords(
 export async function deleteRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, permanent: boolean): Promise<void> {
   const schema = await loadSchema(ctx, worksheetKey);
   // A draft of the caller is theirs to discard whatever their rights in the worksheet (asked first only for callers whose rights are limited).
-  if (dataScopeOf(ctx.actor, schema.id, 'delete') !== 'all' && (await drafts.isOwnDraft(ctx, schema, rowId))) {
+  if (!reachesEveryRow(ctx.actor, schema.id, 'delete') && (await drafts.isOwnDraft(ctx, schema, rowId))) {
     await drafts.discardDraft(ctx, schema, rowId);
     return;
   }

@@ -135,8 +135,12 @@ export async function departmentParents(db: Executor, organizationId: string): P
   return new Map(rows.map((r) => [r.id, r.parent_id]));
 }
 
-/** The applications of the organization in which one of these members holds a role. */
-export async function appsWithRolesFor(db: Executor, organizationId: string, members: MemberRef[]): Promise<Set<string>> {
+/**
+ * The applications of the organization in which one of these members holds a role that lists the
+ * application for its members: one that does not hide it (`hideAppForMembers`), or the
+ * administrators' role (administrators always see their applications).
+ */
+export async function appsListedFor(db: Executor, organizationId: string, members: MemberRef[], administratorsType: number): Promise<Set<string>> {
   if (members.length === 0) return new Set();
   const rows = await db
     .selectFrom('roles')
@@ -145,6 +149,7 @@ export async function appsWithRolesFor(db: Executor, organizationId: string, mem
     .select('roles.app_id')
     .distinct()
     .where('apps.organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('roles.hide_app', '=', 0), eb('roles.role_type', '=', administratorsType)]))
     .where((eb) => eb.or(members.map((m) => eb.and([eb('role_members.member_type', '=', m.type), eb('role_members.member_id', '=', m.id)]))))
     .execute();
   return new Set(rows.map((r) => r.app_id));

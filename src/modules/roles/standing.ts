@@ -1,22 +1,9 @@
 import { administratorGrants, grantsFromRoles, type Grants } from '../../access/index.js';
+import { viewFilters } from '../views/index.js';
 import type { Executor } from '../../db/connection.js';
 import * as repository from './repository.js';
 import { roleDefinitionOf, ROLE_TYPES } from './service.js';
 import { organizationMembership } from '../people/index.js';
-
-/**
- * Bumped by every change of roles or their members in this process: cached standings older than the
- * change are read again at once here (other processes read them again within their cache's 5 s).
- */
-let changes = 0;
-
-export function standingChanges(): number {
-  return changes;
-}
-
-export function noteStandingChange(): void {
-  changes++;
-}
 
 /** A person's place in one application: its organization, whether they are an active member of it (and administer it), and their grants. */
 export interface Standing {
@@ -69,13 +56,18 @@ export async function standingInApp(db: Executor, accountId: string, appId: stri
   const held = await repository.rolesHeldBy(db, appId, await membershipsOf(db, accountId, parents));
   if (held.some((role) => Number(role.role_type) === ROLE_TYPES.administrators)) return { ...base, grants: administratorGrants(false) };
   const subordinates = held.length > 0 ? await repository.subordinatesOf(db, accountId, parents) : [];
-  return { ...base, grants: grantsFromRoles(held.map(roleDefinitionOf), subordinates) };
+  const roles = held.map(roleDefinitionOf);
+  // The filters of the views the roles give rights through, read with the roles (not per request).
+  const views = roles.flatMap((role) => (role.permissionScope === 0 ? role.worksheetPermissions.flatMap((w) => w.recordPermissionInViews.map((v) => v.viewId)) : []));
+  return { ...base, grants: grantsFromRoles(roles, subordinates, await viewFilters(db, views)) };
 }
 
 /**
- * The applications of the organization in which the person holds a role, themselves or through a
- * department, department tree, job or organization role (`GET /v3/apps/list`; owners are added there).
+ * The applications of the organization listed for the person (`GET /v3/apps/list`; owners are added
+ * there): those in which they hold a role, themselves or through a department, department tree, job
+ * or organization role, unless every such role hides the application from its members
+ * (`hideAppForMembers`; the administrators' role never does).
  */
-export async function appsWithRolesOf(db: Executor, organizationId: string, accountId: string): Promise<Set<string>> {
-  return repository.appsWithRolesFor(db, organizationId, await membershipsOf(db, accountId, onceDepartmentParents(db, organizationId)));
+export async function appsListedFor(db: Executor, organizationId: string, accountId: string): Promise<Set<string>> {
+  return repository.appsListedFor(db, organizationId, await membershipsOf(db, accountId, onceDepartmentParents(db, organizationId)), ROLE_TYPES.administrators);
 }

@@ -7,3 +7,5 @@ export { safeNextPath } from './next-path.js';
 export { type PageKit } from './page-routes.js';
 export { csrfField, messagePage, page, PAGE_CONTENT_SECURITY_POLICY } from './layout.js';
 export { replyPage } from './page-replies.js';
+export { apiCsrf, API_CSRF_HEADER, type ApiCsrf } from './api-csrf.js';
+export { sweepExpired } from './sweep.js';

@@ -39,6 +39,12 @@ export const PAGE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The settings page's policy: the pages', and `fetch` to this server (the page shows the CSRF token
+ * for calling the API through the session, e.g. from the browser's console). It has no script.
+ */
+export const SETTINGS_CONTENT_SECURITY_POLICY = `${PAGE_CONTENT_SECURITY_POLICY}; connect-src 'self'`;
+
 /** A whole page. */
 export function page(title: string, body: SafeHtml): string {
   return htmlDocument(`${title} · Tabularium`, SHEET, body);

@@ -9,6 +9,10 @@ import { settingsPage, tokenCreatedPage } from './settings-page.js';
 import { SignInAttempts } from './sign-in-attempts.js';
 import { signInPage, tooManyAttemptsMessage, WRONG_SIGN_IN } from './sign-in-page.js';
 import { csrfTokenFor, registerWebSession, SESSION_COOKIE } from './web-session.js';
+import { apiCsrf, API_CSRF_HEADER } from './api-csrf.js';
+import { SETTINGS_CONTENT_SECURITY_POLICY } from './layout.js';
+import { failure, ok } from '../../shared/envelope.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 
 const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
 const SignInQuery = Type.Object({ next: Type.Optional(Type.String()), out: Type.Optional(Type.String()) });
@@ -48,7 +52,7 @@ export interface SignInPageOptions {
 
 /**
  * The pages a person uses in a browser, outside the API prefixes: `GET|POST /sign-in`,
- * `POST /sign-out`, `GET /settings`, `POST /settings/password`, `POST /settings/tokens` and
+ * `POST /sign-out`, `GET /sign-in/csrf` (JSON: the session's CSRF token for the API), `GET /settings`, `POST /settings/password`, `POST /settings/tokens` and
  * `POST /settings/tokens/{id}/revoke`. Every form is checked against CSRF; sessions live in the
  * database. Left out of the OpenAPI document (they answer HTML, docs/api.md "Sign-in pages").
  */
@@ -56,7 +60,8 @@ export const signInPageRoutes: FastifyPluginAsyncTypebox<SignInPageOptions> = as
   const db = app.database.db;
   const store = new SessionStore(db, app.clock);
   const attempts = new SignInAttempts(db, { perAccount: app.config.signInAttemptsPerAccount, perIp: app.config.signInAttemptsPerIp });
-  await registerWebSession(app, store);
+  const { secret } = await registerWebSession(app, store);
+  const apiTokens = apiCsrf(secret);
   app.setErrorHandler(pageErrorHandler);
   app.addHook('onSend', async (_request, reply) => {
     securePage(reply);
@@ -73,7 +78,10 @@ export const signInPageRoutes: FastifyPluginAsyncTypebox<SignInPageOptions> = as
   };
   const settingsReply = async (request: FastifyRequest, reply: FastifyReply, person: { id: string; email: string; fullname: string; organizationId: string }, extra: { notice?: string; passwordError?: string; tokenError?: string }, status = 200) => {
     const { tokens, apps } = await settingsOf(db, person, app.clock());
-    return replyPage(reply, status, settingsPage({ csrfToken: csrfTokenFor(request, reply), person, tokens, apps, ...extra }));
+    const api = { csrfToken: apiTokens.tokenFor(request.session.sessionId), csrfHeader: API_CSRF_HEADER, appIdHeader: `${app.config.headerPrefix}-Appid` };
+    // This page may call the API of this server (from the browser's console): the token it shows is for that.
+    reply.header('content-security-policy', SETTINGS_CONTENT_SECURITY_POLICY);
+    return replyPage(reply, status, settingsPage({ csrfToken: csrfTokenFor(request, reply), person, tokens, apps, api, ...extra }));
   };
   const csrf = app.csrfProtection;
   for (const pages of options.morePages ?? []) await pages(app, { personOf, csrfTokenFor });
@@ -118,6 +126,17 @@ export const signInPageRoutes: FastifyPluginAsyncTypebox<SignInPageOptions> = as
       await request.session.destroy();
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.redirect('/sign-in?out', 303);
+    },
+  });
+
+  app.get('/sign-in/csrf', {
+    config: { access: 'public' },
+    schema: { hide: true, summary: "The signed-in person's CSRF token for API calls through their session (JSON)" },
+    handler: async (request, reply) => {
+      const accountId = request.session.accountId;
+      const person = accountId ? await signedInPerson(db, accountId) : null;
+      if (!person) return reply.code(401).send(failure(ErrorCode.TokenNotFound, 'not signed in: sign in at /sign-in first'));
+      return ok({ csrfToken: apiTokens.tokenFor(request.session.sessionId), header: API_CSRF_HEADER });
     },
   });
 

@@ -31,7 +31,7 @@ export async function findSession(db: Executor, idHash: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-    .select(['sessions.account_id', 'sessions.data', 'sessions.created_at', 'sessions.seen_at', 'accounts.status as account_status'])
+    .select(['sessions.account_id', 'sessions.data', 'sessions.created_at', 'sessions.seen_at', 'accounts.status as account_status', 'accounts.organization_id'])
     .where('sessions.id', '=', idHash)
     .executeTakeFirst();
 }
@@ -60,12 +60,13 @@ export async function deleteSessionsOf(db: Executor, accountId: string, keepIdHa
   await query.execute();
 }
 
-/** Removes sessions past their idle or absolute lifetime. */
-export async function deleteStaleSessions(db: Executor, seenBefore: number, createdBefore: number): Promise<void> {
-  await db
+/** Removes sessions past their idle or absolute lifetime (seen, or begun, at or before the bound); answers how many. */
+export async function deleteStaleSessions(db: Executor, seenBy: number, createdBy: number): Promise<number> {
+  const result = await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('seen_at', '<', seenBefore), eb('created_at', '<', createdBefore)]))
-    .execute();
+    .where((eb) => eb.or([eb('seen_at', '<=', seenBy), eb('created_at', '<=', createdBy)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The times of the recent failures of a key, newest first, at most `limit`. */
@@ -85,6 +86,8 @@ export async function clearFailures(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
 }
 
-export async function deleteFailuresBefore(db: Executor, before: number): Promise<void> {
-  await db.deleteFrom('sign_in_failures').where('at', '<=', before).execute();
+/** Removes failures at or before `by` (out of the window); answers how many. */
+export async function deleteFailuresBefore(db: Executor, by: number): Promise<number> {
+  const result = await db.deleteFrom('sign_in_failures').where('at', '<=', by).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -48,6 +48,18 @@ export class SessionStore {
 
   /** The live session with this id, or null. */
   async find(sessionId: string): Promise<SessionData | null> {
+    const row = await this.live(sessionId);
+    return row ? { ...(JSON.parse(row.data) as SessionData), accountId: row.account_id } : null;
+  }
+
+  /** The person a live session signed in, with their home organization (the API's session strategy); null when it has ended. */
+  async signedIn(sessionId: string): Promise<{ accountId: string; organizationId: string } | null> {
+    const row = await this.live(sessionId);
+    return row ? { accountId: row.account_id, organizationId: row.organization_id } : null;
+  }
+
+  /** A session's row while it lives; an ended one is removed. Its `seen_at` is kept up to date within a minute. */
+  private async live(sessionId: string) {
     const idHash = sessionIdHash(sessionId);
     const row = await repository.findSession(this.db, idHash);
     if (!row) return null;
@@ -57,7 +69,7 @@ export class SessionStore {
       return null;
     }
     if (now - Number(row.seen_at) >= TOUCH_EVERY_MS) await repository.touchSession(this.db, idHash, now);
-    return { ...(JSON.parse(row.data) as SessionData), accountId: row.account_id };
+    return row;
   }
 
   /** Keeps a session that has signed a person in; any other is not kept. */

@@ -9,6 +9,8 @@ export interface SettingsPageState {
   person: { email: string; fullname: string };
   tokens: TokenView[];
   apps: Array<{ id: string; name: string }>;
+  /** Calling the API through this session: its CSRF token and the headers' names. */
+  api: { csrfToken: string; csrfHeader: string; appIdHeader: string };
   notice?: string;
   passwordError?: string;
   tokenError?: string;
@@ -81,6 +83,13 @@ ${apps}
 </form>`;
 }
 
+/** How to call the API through this session, with its CSRF token (the same as `GET /sign-in/csrf` answers). */
+function apiSection(api: SettingsPageState['api']): SafeHtml {
+  return html`<h2 id="api-heading">The API from this browser</h2>
+<p class="muted">While you are signed in, this server's pages can call the API as you (with your roles, not narrowed by scopes): name the application in <code>${api.appIdHeader}</code>, and on every call that changes data send this session's token in <code>${api.csrfHeader}</code>. It lasts as long as this session; <code>GET /sign-in/csrf</code> answers it too.</p>
+<code id="api-csrf-token" class="new-token" aria-labelledby="api-heading">${api.csrfToken}</code>`;
+}
+
 /** The settings page: who is signed in, sign-out, password change, tokens and a new token. */
 export function settingsPage(state: SettingsPageState): string {
   return page(
@@ -106,7 +115,8 @@ ${csrfField(state.csrfToken)}
 ${tokensTable(state)}
 <h2 id="new-token-heading">New token</h2>
 ${state.tokenError ? html`<p class="error" role="alert" id="token-error">${state.tokenError}</p>` : ''}
-${newTokenForm(state)}`,
+${newTokenForm(state)}
+${apiSection(state.api)}`,
   );
 }
 

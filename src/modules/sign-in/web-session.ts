@@ -66,8 +66,10 @@ export function csrfTokenFor(request: FastifyRequest, reply: { generateCsrf(opti
  *   anonymous visitor of the sign-in form leaves no row behind; a signed-in person's tokens are
  *   also bound to their session id (an HMAC with a key derived from the secret), so a token from
  *   one session is refused in another.
+ *
+ * Answers the secret, which also keys the session's CSRF token for the API (`api-csrf.ts`).
  */
-export async function registerWebSession(app: FastifyInstance, store: SessionStore): Promise<void> {
+export async function registerWebSession(app: FastifyInstance, store: SessionStore): Promise<{ secret: string }> {
   const secure = cookiesAreSecure(app.config);
   const secret = await sessionSecretOf(app.config, app.database.db);
   const signer = sessionSigner(secret);
@@ -95,4 +97,5 @@ export async function registerWebSession(app: FastifyInstance, store: SessionSto
     getUserInfo: csrfOwner,
     csrfOpts: { userInfo: true, hmacKey: createHmac('sha256', secret).update('csrf tokens').digest() },
   });
+  return { secret };
 }

@@ -1,4 +1,4 @@
-import { compileFilter, sortableSystemColumn, systemColumn, type FilterScope } from '../../query/index.js';
+import { compileFilter, fieldExists, filterOfFieldsNow, mapFilterFields, sortableSystemColumn, type FilterScope } from '../../query/index.js';
 import type { WorksheetSchema } from '../worksheets/index.js';
 import { checkConfig } from './type-settings.js';
 import type { ViewChecker } from './view-checker.js';
@@ -87,19 +87,6 @@ export function checkType(viewType: unknown, check: ViewChecker): number {
   const type = viewTypeOf(viewType);
   if (type === null) check.fail('viewType', `unknown view type ${JSON.stringify(viewType).slice(0, 40)}; use table, kanban, gallery, calendar, gantt, hierarchy, resource, map, detail, plugin or their numbers 0–8, 21`);
   return type;
-}
-
-/** Every `field` of a filter tree through `map` (conditions whose field it maps to null are dropped). */
-function mapFilterFields(node: unknown, map: (field: string) => string | null): unknown {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-  const object = node as Record<string, unknown>;
-  if (Array.isArray(object.children)) {
-    const children = object.children.map((child) => mapFilterFields(child, map)).filter((child) => child !== null);
-    return { ...object, children };
-  }
-  if (typeof object.field !== 'string') return object;
-  const field = map(object.field);
-  return field === null ? null : { ...object, field };
 }
 
 function checkFilter(filter: unknown, scope: FilterScope, check: ViewChecker): unknown {
@@ -215,13 +202,13 @@ export function checkView(input: ViewInput, scope: FilterScope, check: ViewCheck
  * NocoDB forget a deleted field in their views.
  */
 export function pruneDefinition(definition: ViewDefinition, schema: WorksheetSchema): ViewDefinition {
-  const exists = (id: string | null) => id !== null && (schema.byKey.has(id) || systemColumn(id) !== undefined);
+  const exists = (id: string | null) => fieldExists(schema, id);
   const keep = (ids: string[]) => ids.filter(exists);
   const orNull = (id: string | null) => (exists(id) ? id : null);
   const card = definition.card;
   return {
     ...definition,
-    filter: mapFilterFields(definition.filter, (field) => (exists(field) ? field : null)),
+    filter: filterOfFieldsNow(definition.filter, schema),
     sort: definition.sort.filter((term) => exists(term.field)),
     tableFields: keep(definition.tableFields),
     quickFilters: keep(definition.quickFilters),

@@ -1,3 +1,3 @@
 /** Views of worksheets: their routes, and what reads through a view (`viewId`) take from one. */
 export { viewRoutes } from './routes.js';
-export { viewForRead, visibleFieldIds, type ViewForRead } from './service.js';
+export { viewFilters, viewForRead, visibleFieldIds, type ViewForRead } from './service.js';

@@ -12,6 +12,11 @@ export async function findView(db: Executor, worksheetId: string, viewId: string
   return db.selectFrom('views').selectAll().where('id', '=', viewId).where('worksheet_id', '=', worksheetId).executeTakeFirst();
 }
 
+/** The stored definitions of views by id. */
+export async function viewDefinitions(db: Executor, viewIds: string[]): Promise<Array<{ id: string; definition: string }>> {
+  return db.selectFrom('views').select(['id', 'definition']).where('id', 'in', viewIds).execute();
+}
+
 /** The last position among a worksheet's views (0 when it has none). */
 export async function lastPosition(db: Executor, worksheetId: string): Promise<number> {
   const row = await db.selectFrom('views').select((eb) => eb.fn.max('position').as('last')).where('worksheet_id', '=', worksheetId).executeTakeFirst();

@@ -2,6 +2,8 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { inTransaction } from '../../db/transaction.js';
+import type { Executor } from '../../db/connection.js';
+import { noteGrantChange, requireReadThroughView } from '../../access/index.js';
 import type { FilterScope } from '../../query/index.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { checkView, pruneDefinition, readDefinition, type ViewDefinition, type ViewInput } from './definition.js';
@@ -91,6 +93,8 @@ export async function updateView(ctx: ServiceContext, worksheetKey: string, view
   const now = ctx.now();
   await repository.updateView(ctx.db, row.id, { name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now });
   ctx.schemas.delete(cacheKey(schema.id, row.id));
+  // Roles may give rights through this view: the standings holding its filter are read again.
+  noteGrantChange();
   return present({ ...row, name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now }, schema);
 }
 
@@ -107,6 +111,7 @@ export async function deleteView(ctx: ServiceContext, worksheetKey: string, view
   const row = await findView(ctx, schema, viewId);
   await repository.deleteView(ctx.db, row.id);
   ctx.schemas.delete(cacheKey(schema.id, row.id));
+  noteGrantChange();
 }
 
 /** What a read asked through a view takes from it (`viewId` on rows/list and rows/pivot). */
@@ -117,7 +122,7 @@ export interface ViewForRead {
 
 /**
  * The view a read names, as the worksheet is now (fields removed since forgotten); 10007 when the
- * worksheet has no such view.
+ * worksheet has no such view, 10005 when the caller's read right comes through other views only.
  */
 export async function viewForRead(ctx: ServiceContext, schema: WorksheetSchema, viewId: string): Promise<ViewForRead> {
   // Kept with the schemas (and as long): a list through a view costs no extra statement.
@@ -128,7 +133,19 @@ export async function viewForRead(ctx: ServiceContext, schema: WorksheetSchema, 
     if (!row) throw AppError.notFound(`viewId: no view "${viewId.slice(0, 80)}" in this worksheet`);
     if (!ctx.db.isTransaction) ctx.schemas.set(key, row);
   }
+  requireReadThroughView(ctx.actor, schema, { id: row.id, name: row.name });
   return { type: row.type, definition: pruneDefinition(readDefinition(row.definition), schema) };
+}
+
+/**
+ * The stored filters of views, by id (those that exist): what roles and custom keys that give
+ * rights through views compile into a caller's reach, read with their standing, not per request.
+ * @example await viewFilters(db, ['64f…']) // Map { '64f…' => { type: 'group', … } }
+ */
+export async function viewFilters(db: Executor, viewIds: readonly string[]): Promise<Map<string, unknown>> {
+  if (viewIds.length === 0) return new Map();
+  const rows = await repository.viewDefinitions(db, [...new Set(viewIds)]);
+  return new Map(rows.map((row) => [row.id, readDefinition(row.definition).filter]));
 }
 
 /** Where a view read through `viewId` is cached; dropped when the view changes or goes. */

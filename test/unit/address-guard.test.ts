@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../src/files/remote-fetch.js';
+import { isPublicAddress } from '../../src/shared/address-guard.js';
 
-describe('attachment fetches: which addresses are public', () => {
+describe('outbound connections (attachments, workflow HTTP requests): which addresses are public', () => {
   it('takes public unicast addresses, IPv4 and IPv6', () => {
     for (const address of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']) expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: true });
   });

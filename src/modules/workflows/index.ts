@@ -1,0 +1,2 @@
+/** Workflow definitions: drafts, their triggers and nodes, published versions. */
+export { workflowDefinitionRoutes } from './routes.js';

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { recipientReferences, Recipient, resolveRecipients } from '../message-recipients.js';
+import { defineNodeType, type NodeProblem } from '../node-type.js';
+import { resolveValue } from '../value-refs.js';
+import { checkReferences } from './record-checks.js';
+
+/**
+ * Send internal notice (public type 27): an in-app notice (title and body templates) to people
+ * (`to`: recipients; addresses are not people, so `email` recipients are refused), about the run's
+ * record. Stored in the step's transaction by the notifications module, so it is sent exactly once.
+ * Nobody to notify: the run goes on (`accountIds: []`).
+ */
+export const sendInternalNoticeNode = defineNodeType({
+  type: 'send_internal_notice',
+  code: 27,
+  config: Type.Object({
+    to: Type.Array(Recipient, { minItems: 1, maxItems: 100 }),
+    title: Type.String({ minLength: 1, maxLength: 500 }),
+    body: Type.Optional(Type.String({ maxLength: 10_000 })),
+  }),
+  exits: ['next'],
+  effects: 'database',
+  check(config, at) {
+    const problems: NodeProblem[] = config.to.flatMap((r, i) => (r.kind === 'email' ? [{ path: `to[${i}]`, message: 'an in-app notice goes to people: an email address is no recipient here' }] : []));
+    return [
+      ...problems,
+      ...checkReferences(
+        [...recipientReferences(config.to, 'to'), { ref: { kind: 'template', value: config.title }, path: 'title' }, { ref: { kind: 'template', value: config.body ?? '' }, path: 'body' }],
+        at,
+      ),
+    ];
+  },
+  async run(config, ctx) {
+    if (!ctx.notices) throw new Error('in-app notices are not available here');
+    const { accountIds } = resolveRecipients(config.to, ctx.values);
+    if (accountIds.length === 0) return { exit: 'next', output: { accountIds } };
+    const title = String(resolveValue({ kind: 'template', value: config.title }, ctx.values));
+    const body = String(resolveValue({ kind: 'template', value: config.body ?? '' }, ctx.values));
+    await ctx.notices.notify({ accountIds, title, body, appId: ctx.run.appId, runId: ctx.run.id, worksheetId: ctx.run.worksheetId, rowId: ctx.run.rowId });
+    return { exit: 'next', output: { accountIds, title } };
+  },
+});

@@ -1,0 +1,25 @@
+/**
+ * A process-wide nudge that a run ended (its ending step committed in this process), so that a hook
+ * call waiting for the run answers at once. Runs ended by other processes are found by polling;
+ * nothing depends on the nudge for correctness.
+ */
+const waiting = new Map<string, Set<() => void>>();
+
+/** Tells this process's waiters that `runId` ended. */
+export function announceRunEnded(runId: string): void {
+  const listeners = waiting.get(runId);
+  if (!listeners) return;
+  waiting.delete(runId);
+  for (const listener of listeners) listener();
+}
+
+/** Calls `listener` once when `runId` ends in this process; returns the unsubscribe. */
+export function onRunEnded(runId: string, listener: () => void): () => void {
+  let listeners = waiting.get(runId);
+  if (!listeners) waiting.set(runId, (listeners = new Set()));
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && waiting.get(runId) === listeners) waiting.delete(runId);
+  };
+}
