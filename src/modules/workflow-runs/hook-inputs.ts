@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { AppError } from '../../shared/app-error.js';
-import type { StoredParameter } from './parameters.js';
+import type { Parameter } from '../workflows/index.js';
 
 /**
  * Reads a hook call's flat JSON body against the process's declared inputs (facts §7.1): each
@@ -45,7 +45,7 @@ function checkboxOf(value: unknown, label: string): boolean {
   throw bad(label, 'a checkbox value: 1 or 0, true or false', value);
 }
 
-function radioOf(parameter: StoredParameter, value: unknown, label: string): string {
+function radioOf(parameter: Parameter, value: unknown, label: string): string {
   if (typeof value !== 'string' && typeof value !== 'number') throw bad(label, 'an option text', value);
   const text = String(value);
   const options = parameter.options ?? [];
@@ -61,7 +61,7 @@ function attachmentsOf(value: unknown, label: string): string[] {
   return list as string[];
 }
 
-function valueOf(parameter: StoredParameter, value: unknown, label: string, strict: boolean): unknown {
+function valueOf(parameter: Parameter, value: unknown, label: string, strict: boolean): unknown {
   switch (parameter.type) {
     case 'number': {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -105,7 +105,7 @@ const isEmpty = (value: unknown) => value === undefined || value === null || val
  * input; a webhook (not strict) keeps them as sent.
  * @example readInputs([{ name: 'amount', type: 'number', required: true }], { amount: '12' }, true) // { amount: 12 }
  */
-export function readInputs(parameters: StoredParameter[], body: Body, strict: boolean, prefix = ''): Body {
+export function readInputs(parameters: Parameter[], body: Body, strict: boolean, prefix = ''): Body {
   const values: Body = {};
   const known = new Set<string>();
   for (const parameter of parameters) {

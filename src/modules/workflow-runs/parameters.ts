@@ -1,21 +1,5 @@
+import type { Parameter } from '../workflows/index.js';
 import { TriggerType, type WorkflowDefinition } from '../../workflow/index.js';
-
-/**
- * The parameters of a process started through the API, as the definitions module stores them in
- * the published trigger's config: an API process (type 17) `{inputs, outputs}`, a webhook (type 7)
- * `{params, sample?}` (params declared, or inferred from the sample).
- */
-export interface StoredParameter {
-  name: string;
-  /** text, number, date, radio, checkbox, member, department, org_role, attachment, object, array, object_array */
-  type: string;
-  required?: boolean;
-  alias?: string;
-  desc?: string;
-  default?: unknown;
-  options?: Array<{ key: string; value: string }>;
-  children?: StoredParameter[];
-}
 
 /**
  * The process type of the public process list (facts §7.1: 6 webhook, 10 packaged business
@@ -42,15 +26,15 @@ const TYPE_CODES: Readonly<Record<string, number>> = {
   object_array: 10000008,
 };
 
-export function inputsOf(definition: WorkflowDefinition): StoredParameter[] {
+export function inputsOf(definition: WorkflowDefinition): Parameter[] {
   const config = definition.trigger.config;
   const list = definition.trigger.type === TriggerType.api ? config.inputs : config.params;
-  return Array.isArray(list) ? (list as StoredParameter[]) : [];
+  return Array.isArray(list) ? (list as Parameter[]) : [];
 }
 
-export function outputsOf(definition: WorkflowDefinition): StoredParameter[] {
+export function outputsOf(definition: WorkflowDefinition): Parameter[] {
   const list = definition.trigger.type === TriggerType.api ? definition.trigger.config.outputs : undefined;
-  return Array.isArray(list) ? (list as StoredParameter[]) : [];
+  return Array.isArray(list) ? (list as Parameter[]) : [];
 }
 
 /** A parameter as the process detail shows it. */
@@ -66,7 +50,7 @@ export interface PresentedParameter {
 }
 
 /** An input parameter as the process detail shows it; its id is its name (unique among its siblings). */
-export function presentInput(parameter: StoredParameter): PresentedParameter {
+export function presentInput(parameter: Parameter): PresentedParameter {
   return {
     id: parameter.name,
     name: parameter.name,
@@ -79,6 +63,6 @@ export function presentInput(parameter: StoredParameter): PresentedParameter {
   };
 }
 
-export function presentOutput(parameter: StoredParameter): PresentedParameter {
+export function presentOutput(parameter: Parameter): PresentedParameter {
   return { id: parameter.name, name: parameter.name, type: TYPE_CODES[parameter.type] ?? 2, description: parameter.desc ?? '', items: (parameter.children ?? []).map(presentOutput) };
 }
