@@ -63,19 +63,17 @@ export const InstanceDetail = Type.Object({
   endedAt: Nullable(Type.String()),
   reason: Nullable(Type.String({ description: 'Why an aborted or failed instance ended' })),
   work: Nullable(
-    Type.Object({
-      workId: Type.String(),
-      type: Type.Integer(),
-      nodeAlias: Type.String(),
-      nodeName: Type.String(),
-      assignee: Person,
-      status: Type.Integer(),
-      mode: Nullable(Type.String()),
-      opinionRequired: Type.Boolean(),
-      note: Nullable(Type.String()),
-      dueAt: Nullable(Type.String()),
-      createdAt: Type.String(),
-    }),
+    Type.Composite([
+      StepItem,
+      Type.Object({
+        status: Type.Integer(),
+        mode: Nullable(Type.String()),
+        opinionRequired: Type.Boolean(),
+        note: Nullable(Type.String()),
+        dueAt: Nullable(Type.String()),
+        createdAt: Type.String(),
+      }),
+    ]),
   ),
   record: Nullable(
     Type.Object({
@@ -87,18 +85,10 @@ export const InstanceDetail = Type.Object({
   fillable: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.String(), required: Type.Boolean() })),
   pending: Type.Array(StepItem),
   history: Type.Array(
-    Type.Object({
-      workId: Type.String(),
-      type: Type.Integer(),
-      nodeAlias: Type.String(),
-      nodeName: Type.String(),
-      assignee: Person,
-      status: Type.Integer(),
-      action: Nullable(Type.String()),
-      opinion: Type.String(),
-      actedBy: Nullable(Person),
-      actedAt: Nullable(Type.String()),
-    }),
+    Type.Composite([
+      StepItem,
+      Type.Object({ status: Type.Integer(), action: Nullable(Type.String()), opinion: Type.String(), actedBy: Nullable(Person), actedAt: Nullable(Type.String()) }),
+    ]),
   ),
 });
 
