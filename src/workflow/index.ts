@@ -7,6 +7,7 @@ export type { NodeType, NodeContext, NodeOutcome, NodeProblem, NodeCheckContext,
 export { ValueRef, resolveValue } from './value-refs.js';
 export { signalParent, signalRun } from './run-wake.js';
 export { startApiRun, type ApiRunStart } from './run-starter.js';
+export { GIVEN_LATER, inputFields, inputProblems, inputsOf, readInputs, type InputProblem } from './process-inputs.js';
 export type { NodeServices } from './node-context.js';
 export type { HttpPort, MailPort, Notice, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';

@@ -80,7 +80,7 @@ export function nodeContext(services: NodeServices, place: NodePlace): NodeConte
       async startRun(workflowId, inputs, wait) {
         const runId = await startApiRun(
           db,
-          { workflowId, appId: run.appId, inputs, initiatorId: run.initiatorId, chainDepth: run.chainDepth + 1, ...(wait ? { parent: { runId: run.id, nodeAlias: place.nodeAlias, seq: place.seq } } : {}) },
+          { workflowId, appId: run.appId, inputs, initiatorId: run.initiatorId, chainDepth: run.chainDepth + 1, timeZone: place.timeZone, ...(wait ? { parent: { runId: run.id, nodeAlias: place.nodeAlias, seq: place.seq } } : {}) },
           place.clock(),
         );
         return { runId };

@@ -1,6 +1,7 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FieldValueInput } from '../modules/records/value-codec.js';
+import type { Parameter } from '../modules/workflows/index.js';
 import type { ValueScope } from './value-refs.js';
 import type { HttpPort, MailPort, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 
@@ -109,8 +110,12 @@ export interface NodeCheckContext {
   earlier: ReadonlyMap<string, string>;
   /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
   worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
-  /** A workflow of the application (a sub-process's), when the checker can look them up. */
-  workflow?(id: string): Promise<{ id: string; name: string; triggerType: number; published: boolean } | null>;
+  /**
+   * A workflow of the application (a sub-process's), when the checker can look them up: as its
+   * published version has it (its trigger type and declared inputs), or its draft before it was
+   * first published.
+   */
+  workflow?(id: string): Promise<{ id: string; name: string; triggerType: number; published: boolean; inputs: readonly Parameter[] } | null>;
 }
 
 /** A record as nodes see it: its id and values by field id (the wire read shape). */

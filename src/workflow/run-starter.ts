@@ -3,6 +3,9 @@ import { onCommit } from '../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../jobs/index.js';
 import { MAX_CHAIN_DEPTH, RUN_JOB, TriggerType, type WorkflowDefinition } from './definition.js';
 import { createRuns, readDefinition } from './run-store.js';
+import { inputFields, inputsOf, readInputs } from './process-inputs.js';
+import type { Parameter } from '../modules/workflows/index.js';
+import { AppError } from '../shared/app-error.js';
 
 /** The run a sub-process's run reports its end to: the parent run, its waiting node and that step's number. */
 export interface ParentLink {
@@ -20,22 +23,31 @@ export interface ApiRunStart {
   chainDepth: number;
   /** Set when the starting run waits for this one to end. */
   parent?: ParentLink;
+  /** The zone date inputs given as instants are read in (the server's `TIME_ZONE`). */
+  timeZone: string;
 }
 
-/** The declared inputs of an API-callable workflow's trigger (`config.inputs[{name, required}]`). */
-function missingInputs(definition: WorkflowDefinition, inputs: Record<string, unknown>): string[] {
-  const declared = (definition.trigger.config as { inputs?: unknown }).inputs;
-  if (!Array.isArray(declared)) return [];
-  return declared
-    .filter((input): input is { name: string; required?: boolean } => typeof input === 'object' && input !== null && typeof (input as { name?: unknown }).name === 'string')
-    .filter((input) => input.required === true && (inputs[input.name] === undefined || inputs[input.name] === null || inputs[input.name] === ''))
-    .map((input) => input.name);
+/**
+ * The inputs read against the version about to run, by the hook's rules (`process-inputs.ts`): a
+ * value the child cannot take fails the starting step, naming the input, instead of reaching the
+ * child's nodes in a form they do not expect.
+ */
+function readStartInputs(name: string, parameters: Parameter[], start: ApiRunStart): Record<string, unknown> {
+  try {
+    return readInputs(parameters, start.inputs, { strict: true, timeZone: start.timeZone });
+  } catch (error) {
+    if (error instanceof AppError) throw new Error(`the workflow "${name}" cannot start with these inputs: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /**
  * Starts a run of a published, API-callable workflow (trigger type 17) of the application, in the
- * caller's transaction: the run is queued with its job and goes when the transaction commits. Its
- * trigger's output is `{kind: 'sub_process', inputs, fields: inputs}` (as a hook call's), so that its nodes read an input as a
+ * caller's transaction: the run is queued with its job and goes when the transaction commits. The
+ * run follows the version published now (not the one the starting workflow was checked against
+ * when it was published: the child may have been published again since), and its inputs are read
+ * against that version's declared inputs. Its trigger's output is `{kind: 'sub_process', inputs,
+ * fields}` (as a hook call's: `fields` by name and alias), so that its nodes read an input as a
  * field of the trigger (`{kind: 'field', node: <triggerAlias>, fieldId: <input name>}`). Throws
  * (an Error naming the problem) when the workflow cannot be started.
  */
@@ -47,12 +59,12 @@ export async function startApiRun(trx: Executor, start: ApiRunStart, now: number
   const definition = JSON.parse((await readDefinition(trx, workflow.id, version)) ?? 'null') as WorkflowDefinition | null;
   if (!definition) throw new Error(`the workflow "${workflow.name}" has no published version ${version}`);
   if (definition.trigger.type !== TriggerType.api) throw new Error(`the workflow "${workflow.name}" cannot be started by another workflow (its trigger is of type ${definition.trigger.type}, not ${TriggerType.api})`);
-  const missing = missingInputs(definition, start.inputs);
-  if (missing.length > 0) throw new Error(`the workflow "${workflow.name}" needs the input${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}`);
+  const parameters = inputsOf(definition.trigger);
+  const inputs = readStartInputs(workflow.name, parameters, start);
   if (start.chainDepth >= MAX_CHAIN_DEPTH) throw new Error(`not started: the chain of workflows starting each other reached the limit of ${MAX_CHAIN_DEPTH}`);
   const [runId] = await createRuns(
     trx,
-    [{ workflowId: workflow.id, version, appId: start.appId, worksheetId: null, rowId: null, trigger: { kind: 'sub_process', inputs: start.inputs, fields: start.inputs, ...(start.parent ? { parent: start.parent } : {}) }, initiatorId: start.initiatorId, chainDepth: start.chainDepth }],
+    [{ workflowId: workflow.id, version, appId: start.appId, worksheetId: null, rowId: null, trigger: { kind: 'sub_process', inputs, fields: inputFields(parameters, inputs), ...(start.parent ? { parent: start.parent } : {}) }, initiatorId: start.initiatorId, chainDepth: start.chainDepth }],
     now,
   );
   await enqueueJobs(trx, [{ kind: RUN_JOB, payload: { runId } }], now);

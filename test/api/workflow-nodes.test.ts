@@ -179,7 +179,7 @@ describeApi(
       await ctx.app.jobs.runUntilIdle();
       expect((await runsOf(ctx, child)).map((r) => [r.status, r.error])).toEqual([['failed', 'boom: the code threw Error: no']]);
       expect((await runsOf(ctx, parent)).map((r) => [r.status, r.error])).toEqual([['failed', expect.stringMatching(/^sub: the sub-process run [\w-]+ failed$/)]]);
-      expect((await runsOf(ctx, missing)).map((r) => r.error)).toEqual(['sub: the workflow "Test flow" needs the input "n"']);
+      expect((await runsOf(ctx, missing)).map((r) => r.error)).toEqual(['sub: the workflow "Test flow" cannot start with these inputs: n is required']);
       expect((await runsOf(ctx, notApi)).map((r) => r.error)).toEqual(['sub: the workflow "Test flow" cannot be started by another workflow (its trigger is of type 1, not 17)']);
     });
   },

@@ -4,9 +4,7 @@ import { announceJobs, enqueueJobs } from '../../jobs/index.js';
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { createRuns, ENDED_STATUSES, onRunEnded, RUN_JOB, TriggerType } from '../../workflow/index.js';
-import { readInputs } from './hook-inputs.js';
-import { inputsOf } from './parameters.js';
+import { createRuns, ENDED_STATUSES, inputFields, inputsOf, onRunEnded, readInputs, RUN_JOB, TriggerType } from '../../workflow/index.js';
 import * as repository from './repository.js';
 import { findHookProcess } from './service.js';
 
@@ -56,11 +54,10 @@ export async function triggerHook(ctx: ServiceContext, processId: string, body: 
   if (body !== undefined && body !== null && !isObject(body)) throw AppError.invalidParameters('the body must be a JSON object of the process inputs, by name or alias');
   const { workflow, definition } = await findHookProcess(ctx, processId);
   if (workflow.status !== 'published') throw AppError.invalidValue(`process "${workflow.name}" is closed; publish it again to trigger it`);
-  const parameters = inputsOf(definition);
+  const parameters = inputsOf(definition.trigger);
   // An API process takes only its declared inputs; a webhook keeps whatever else the caller sends.
-  const inputs = readInputs(parameters, (body ?? {}) as Record<string, unknown>, definition.trigger.type === TriggerType.api);
-  const fields = { ...inputs };
-  for (const p of parameters) if (p.alias && p.name in inputs) fields[p.alias] = inputs[p.name];
+  const inputs = readInputs(parameters, (body ?? {}) as Record<string, unknown>, { strict: definition.trigger.type === TriggerType.api, timeZone: ctx.timeZone });
+  const fields = inputFields(parameters, inputs);
   const now = ctx.now();
   const runId = await inTransaction(ctx.db, async (trx) => {
     const [id] = await createRuns(trx, [{ workflowId: workflow.id, version: workflow.version, appId: ctx.actor.appId, worksheetId: null, rowId: null, trigger: { kind: 'hook', inputs, fields }, initiatorId: ctx.actor.accountId, chainDepth: 0 }], now);

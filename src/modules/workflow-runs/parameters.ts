@@ -26,12 +26,6 @@ const TYPE_CODES: Readonly<Record<string, number>> = {
   object_array: 10000008,
 };
 
-export function inputsOf(definition: WorkflowDefinition): Parameter[] {
-  const config = definition.trigger.config;
-  const list = definition.trigger.type === TriggerType.api ? config.inputs : config.params;
-  return Array.isArray(list) ? (list as Parameter[]) : [];
-}
-
 export function outputsOf(definition: WorkflowDefinition): Parameter[] {
   const list = definition.trigger.type === TriggerType.api ? definition.trigger.config.outputs : undefined;
   return Array.isArray(list) ? (list as Parameter[]) : [];

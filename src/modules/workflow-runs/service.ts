@@ -1,9 +1,9 @@
 import { administers, forbidden } from '../../access/index.js';
 import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import type { WorkflowDefinition } from '../../workflow/index.js';
+import { inputsOf, type WorkflowDefinition } from '../../workflow/index.js';
 import { emptyReferenceSet, resolveReferences } from '../records/index.js';
-import { inputsOf, outputsOf, presentInput, presentOutput, PROCESS_TYPES } from './parameters.js';
+import { outputsOf, presentInput, presentOutput, PROCESS_TYPES } from './parameters.js';
 import * as repository from './repository.js';
 
 const iso = (millis: number) => new Date(Number(millis)).toISOString();
@@ -66,7 +66,7 @@ export async function getProcess(ctx: ServiceContext, processId: string) {
     id: workflow.id,
     name: workflow.name,
     description: workflow.description,
-    inputParameters: inputsOf(definition).map(presentInput),
+    inputParameters: inputsOf(definition.trigger).map(presentInput),
     outputParameters: outputsOf(definition).map(presentOutput),
   };
 }

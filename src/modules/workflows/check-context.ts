@@ -1,7 +1,9 @@
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import type { NodeCheckContext } from '../../workflow/index.js';
+import { inputsOf, type NodeCheckContext } from '../../workflow/index.js';
+import { currentVersion } from './drafts.js';
+import { draftTriggerOf } from './presenter.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import * as repository from './repository.js';
 import type { TriggerCheckContext } from './triggers/index.js';
@@ -11,7 +13,7 @@ export interface WorkflowLookups {
   trigger: TriggerCheckContext;
   /** A node's view of a worksheet: its id, name and field ids with their type codes. */
   nodeWorksheet: NodeCheckContext['worksheet'];
-  /** A workflow of the application (a sub-process's): its name, trigger type and whether it is published. */
+  /** A workflow of the application (a sub-process's): its name, trigger type, declared inputs and whether it is published. */
   nodeWorkflow: NonNullable<NodeCheckContext['workflow']>;
 }
 
@@ -41,7 +43,11 @@ export function workflowLookups(ctx: ServiceContext): WorkflowLookups {
     },
     nodeWorkflow: async (id) => {
       const row = await repository.findWorkflow(ctx.db, ctx.actor.appId, id);
-      return row ? { id: row.id, name: row.name, triggerType: Number(row.trigger_type), published: row.status === 'published' } : null;
+      if (!row) return null;
+      // What a run would start: the published version; before the first publication, the draft
+      // (a parent may be built while its child is, and the child published before it).
+      const trigger = (await currentVersion(ctx.db, row))?.trigger ?? draftTriggerOf(row);
+      return { id: row.id, name: row.name, triggerType: trigger.type, published: row.status === 'published', inputs: inputsOf(trigger) };
     },
     nodeWorksheet: async (key) => {
       const schema = await worksheet(key);

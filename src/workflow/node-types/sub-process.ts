@@ -1,8 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { TriggerType } from '../definition.js';
 import { defineNodeType, type NodeProblem } from '../node-type.js';
+import type { Parameter } from '../../modules/workflows/index.js';
+import { GIVEN_LATER, inputProblems } from '../process-inputs.js';
 import { resolveValue, ValueRef } from '../value-refs.js';
 import { checkReferences } from './record-checks.js';
+
+/**
+ * The input mapping against the child's declared inputs, by the hook's rules: names it does not
+ * declare, required inputs left out (or mapped to nothing), literals it would refuse. Other
+ * references are known only when the node runs; they are read then (`startApiRun`).
+ */
+function inputMappingProblems(parameters: readonly Parameter[], inputs: Record<string, ValueRef>): NodeProblem[] {
+  const body = Object.fromEntries(Object.entries(inputs).map(([name, ref]) => [name, ref.kind === 'literal' ? ref.value : ref.kind === 'empty' ? null : GIVEN_LATER]));
+  return inputProblems(parameters, body).map((problem) => ({ path: `inputs.${problem.input}`, message: problem.reason }));
+}
 
 /**
  * Sub-process (public type 16): starts a run of another published, API-callable workflow (trigger
@@ -11,7 +23,10 @@ import { checkReferences } from './record-checks.js';
  * `next` with `{runId, status, fields: outputs}` (the outputs its return node set, read as the
  * node's fields: `$<alias>-<output name>$`); a sub-process that
  * failed fails this run too. Without, the run goes on at once with `{runId}`. Runs started this way
- * count towards the chain limit (MAX_CHAIN_DEPTH).
+ * count towards the chain limit (MAX_CHAIN_DEPTH). Its inputs are checked against the child's
+ * declared inputs when it is saved and published (its published version, or its draft before the
+ * first publication), and read by the hook's rules when it runs, against the version published
+ * then, which is the one the child's run follows: a value the child cannot take fails this step.
  */
 export const subProcessNode = defineNodeType({
   type: 'sub_process',
@@ -29,6 +44,7 @@ export const subProcessNode = defineNodeType({
     const workflow = at.workflow ? await at.workflow(config.workflowId) : undefined;
     if (workflow === null) problems.push({ path: 'workflowId', message: `no workflow "${config.workflowId}" in this application` });
     else if (workflow && workflow.triggerType !== TriggerType.api) problems.push({ path: 'workflowId', message: `"${workflow.name}" is not API-callable (trigger type ${workflow.triggerType}, not ${TriggerType.api})` });
+    else if (workflow) problems.push(...inputMappingProblems(workflow.inputs, config.inputs ?? {}));
     return problems;
   },
   async run(config, ctx) {
