@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { atTime, instantOf, plusDays, plusMonths, wallOf } from './wall-time.js';
 
 /**
  * When a date-field trigger (type 6) fires for a record, and which field values fire in a window.
@@ -10,13 +11,15 @@ import { DateTime } from 'luxon';
  * offset, and with `time` and a unit of days or more (or no offset) the firing is at `time` of the
  * day it lands on. So every value of one day fires at the same moment whenever `time` sets it
  * ("whole days"); otherwise each value fires at its own instant moved by the offset ("instants").
- * `repeat` (every month or year) is not applied yet: each value fires once.
+ * With `repeat` (`month`, `year`) a value fires again on each anniversary (`date-trigger-repeats.ts`).
  */
 export interface DateTriggerConfig {
   worksheetId: string;
   dateFieldId: string;
   offset?: { direction?: string; amount?: number; unit?: string };
   time?: string;
+  /** `none` (or absent), `month` or `year`. */
+  repeat?: string;
 }
 
 const UNITS: Readonly<Record<string, 'minutes' | 'hours' | 'days' | 'weeks' | 'months'>> = { minute: 'minutes', hour: 'hours', day: 'days', week: 'weeks', month: 'months' };
@@ -47,16 +50,36 @@ export function firesByDay(config: DateTriggerConfig, valueKind: 'date' | 'datet
  * @example dateTriggerTime({ worksheetId, dateFieldId, offset: { direction: 'before', amount: 1, unit: 'day' }, time: '09:00' }, '2026-12-24', 'Europe/Berlin') // 23 December 09:00 in Berlin
  */
 export function dateTriggerTime(config: DateTriggerConfig, value: unknown, zone: string): number | null {
+  return occurrenceFirings(config, value, zone)?.(0) ?? null;
+}
+
+/**
+ * The firings of a field value's occurrences, the value parsed once: the returned function gives
+ * the firing of the value moved `months` on (0: the value itself; a month end clamped: 31 January
+ * one month on is 28 or 29 February), keeping the wall time in the zone. Null when the value is
+ * empty or no date.
+ */
+export function occurrenceFirings(config: DateTriggerConfig, value: unknown, zone: string): ((months: number) => number) | null {
   if (typeof value !== 'string' || value === '') return null;
   const isDay = DAY.test(value);
-  let at = DateTime.fromISO(value, { zone });
-  if (!at.isValid) return null;
+  const parsed = DateTime.fromISO(value, { zone });
+  if (!parsed.isValid) return null;
+  const [start, startTime] = [wallOf(parsed.toMillis(), zone), parsed.toMillis()];
   const time = timeOfDay(config);
-  if (isDay) at = at.set({ hour: time?.hour ?? 0, minute: time?.minute ?? 0 });
   const { unit, amount } = shiftOf(config);
-  if (amount !== 0) at = at.plus({ [unit]: amount });
-  if (!isDay && time && firesByDay(config, 'datetime')) at = at.set({ hour: time.hour, minute: time.minute, second: 0, millisecond: 0 });
-  return at.toMillis();
+  const elapsed = unit === 'minutes' || unit === 'hours';
+  const timeOfLanding = !isDay && time !== null && firesByDay(config, 'datetime');
+  return (months) => {
+    // The day moves first, then gets its time: 02:30 on a day whose 02:30 exists, whatever the value's day had.
+    let wall = months === 0 ? start : plusMonths(start, months);
+    if (isDay) wall = atTime(wall, time?.hour ?? 0, time?.minute ?? 0);
+    // Days, weeks and months keep the wall time; minutes and hours are elapsed time.
+    if (amount !== 0 && !elapsed) wall = unit === 'months' ? plusMonths(wall, amount) : plusDays(wall, amount * (unit === 'weeks' ? 7 : 1));
+    if (timeOfLanding) wall = atTime(wall, time.hour, time.minute);
+    // A date-time the calendar did not move keeps its own instant (the fall-back hour's wall times name two).
+    const at = wall === start ? startTime : instantOf(wall, zone);
+    return elapsed ? at + amount * (unit === 'minutes' ? 60_000 : 3_600_000) : at;
+  };
 }
 
 /** Field values whose firing may fall in a window: a range of days (`YYYY-MM-DD`, both included) or of instants (`after` < value ≤ `upTo`). */
