@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineNodeType, type NodeContext, type NodeOutcome } from '../node-type.js';
-import { recipientAccounts, recipientReferences, Recipients } from '../recipients.js';
+import { peopleOnly, recipientReferences, Recipients, resolveRecipients } from '../recipients.js';
 import { checkReferences } from './record-checks.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,7 +37,7 @@ interface ApproveSignal {
 
 /** Resolves the approvers and opens their to-dos (the first one's only, in order). */
 async function start(config: ApproveConfig, ctx: NodeContext): Promise<NodeOutcome> {
-  const approvers = await recipientAccounts(config.approvers, ctx);
+  const { accountIds: approvers } = await resolveRecipients(config.approvers, ctx);
   if (approvers.length === 0) {
     if (config.ifNoApprover === 'fail') throw new Error('approvers: no active member matches them');
     return { exit: 'approved', output: { approvers: [], noApprover: true, opinions: [] }, container: { exit: 'approved' } };
@@ -97,7 +97,7 @@ export const approveNode = defineNodeType({
   effects: 'database',
   showsProcess: true,
   onlyInside: ['approval_block'],
-  check: (config, at) => checkReferences(recipientReferences(config.approvers, 'approvers'), at),
+  check: (config, at) => [...peopleOnly(config.approvers, 'approvers', 'an approval'), ...checkReferences(recipientReferences(config.approvers, 'approvers'), at)],
   run: start,
   async resume(config, wake, ctx) {
     const state = wake.state as unknown as ApproveState;
