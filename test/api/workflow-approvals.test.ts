@@ -51,9 +51,10 @@ describeApi(
       expect(detail.body.data.pending).toHaveLength(2);
 
       await decideAs(ctx, ben, 'approve', run.id, { opinion: 'fine by me' });
-      // "All": one approval does not move the run.
-      expect(await ctx.app.jobs.runUntilIdle()).toBe(0);
+      // "All": one approval does not move the run on (its step only notes who is left).
+      expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
       expect((await onlyRun(ctx, workflowId)).status).toBe('waiting');
+      expect((await storedItems(ctx, run.id)).filter((i) => i.status === 0).map((i) => i.assignee_id)).toEqual([cat.id]);
 
       const returned = await instanceAction(ctx, cat, run.id, 'return', { opinion: 'attach the receipt' });
       expect(returned.error_msg).toBe('');
@@ -124,7 +125,7 @@ describeApi(
       expect(listed.instances.map((i) => i.id)).toEqual([run.id]);
     });
 
-    it('all: two approvals at the same moment wake the run exactly once', async () => {
+    it('all: two approvals at the same moment settle the step exactly once', async () => {
       const sheet = await expenseSheet(ctx, 'Expenses at once');
       const workflowId = await publishFlow(ctx, sheet, [block(), approveStep('pair', { approvers: [user(ben), user(cat)], mode: 'all' }), markStatus(sheet, 'approved')], NOW);
       await createAs(ann, sheet, 'Bench');
@@ -135,9 +136,14 @@ describeApi(
         { success: [run.id], fail: [] },
         { success: [run.id], fail: [] },
       ]);
-      expect(await ctx.database.db.selectFrom('background_jobs').select('payload').execute()).toHaveLength(1);
+      // Taken one after another: the first left the other pending (progress), the second settled the step.
+      const signals = (await ctx.database.db.selectFrom('background_jobs').select('payload').execute()).map((j) => (JSON.parse(j.payload) as { signal: { data: { action: string } } }).signal.data.action);
+      expect(signals.sort()).toEqual(['approve', 'progress']);
       await ctx.app.jobs.runUntilIdle();
-      expect((await onlyRun(ctx, workflowId)).status).toBe('passed');
+      const passed = await runsOf(ctx, workflowId);
+      expect(passed.map((r) => r.status)).toEqual(['passed']);
+      expect(passed[0].steps.filter((step) => step.node_alias === 'pair').map((step) => step.exit)).toEqual(['approved']);
+      expect(passed[0].steps.filter((step) => step.node_alias === 'mark')).toHaveLength(1);
     });
 
     it('in order: the next approver gets their to-do only once the one before approved', async () => {
