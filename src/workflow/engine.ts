@@ -11,7 +11,7 @@ import type { NodeServices } from './node-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
-import { todoPort } from '../modules/workflow-instances/index.js';
+import { runTodos, todoPort } from '../modules/workflow-instances/index.js';
 
 /** How often a process with workers looks for runs past their timeout. */
 const TIMEOUT_SWEEP_MS = 60_000;
@@ -67,6 +67,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     organizationOf,
     crash: crashSwitch(options.crashAt ?? null),
     todos: todoPort,
+    runTodos,
     services: options.services,
   };
   return new JobWorker({
@@ -78,6 +79,6 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
     leaseMs: options.leaseMs ?? 60_000,
-    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, dialect, clock(), log) }],
+    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, deps, clock(), log) }],
   });
 }

@@ -2,12 +2,13 @@ import { AppError } from '../../shared/app-error.js';
 import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { NodeContext, TodoItem, TodoKind, TodoPort } from '../../workflow/node-type.js';
+import type { RunTodosPort } from '../../workflow/run-todos.js';
 import { notify } from '../notifications/index.js';
 import { cellText, getRecord } from '../records/index.js';
 import { loadSchema } from '../worksheets/index.js';
 import { resolveAssignees } from './assignees.js';
 import * as repository from './repository.js';
-import { KIND_WORDS, todoLink } from './statuses.js';
+import { ITEM_STATUS, KIND_WORDS, todoLink } from './statuses.js';
 
 /** Notification kinds of opened to-dos. */
 const NOTE_KIND: Readonly<Record<TodoKind, string>> = { 0: 'returned', 3: 'todo', 4: 'todo', 5: 'cc' };
@@ -111,3 +112,8 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
     },
   };
 }
+
+/** The to-dos of whole runs, for the engine: a run ended from outside a step closes its pending ones. */
+export const runTodos: RunTodosPort = {
+  closePending: (trx, runId, now) => repository.closePending(trx, runId, null, { status: ITEM_STATUS.notNeeded, action: 'none', actedBy: null, now }),
+};
