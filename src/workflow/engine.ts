@@ -33,11 +33,8 @@ export interface EngineOptions {
   services: NodeServices;
 }
 
-/**
- * The worker that runs workflows (and, later, other background jobs) in this process. Started by
- * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
- */
-export function createJobWorker(options: EngineOptions): JobWorker {
+/** What the runner is handed in a process: its database, clock, ports and services, from the engine's options. */
+export function runnerDeps(options: EngineOptions): RunnerDeps {
   const { database, clock, log } = options;
   const organizations = new Map<string, string>();
   const organizationOf = async (appId: string): Promise<string> => {
@@ -56,10 +53,9 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
-  const { db, dialect } = database;
-  const deps: RunnerDeps = {
-    db,
-    dialect,
+  return {
+    db: database.db,
+    dialect: database.dialect,
     clock,
     timeZone: options.timeZone,
     log,
@@ -70,6 +66,16 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     runTodos,
     services: options.services,
   };
+}
+
+/**
+ * The worker that runs workflows (and, later, other background jobs) in this process. Started by
+ * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface. `deps`
+ * (from `runnerDeps`) may be given to watch or interfere with the runner, in tests.
+ */
+export function createJobWorker(options: EngineOptions, deps: RunnerDeps = runnerDeps(options)): JobWorker {
+  const { clock, log } = options;
+  const { db, dialect } = deps;
   return new JobWorker({
     db,
     dialect,
