@@ -5,6 +5,7 @@ import { capturedLog } from '../helpers/captured-log.js';
 import { giveRole, personWithToken, type TokenPerson } from '../helpers/people.js';
 import { createRecord, makeSheet, type Sheet } from '../helpers/record-fixtures.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
+import { notify } from '../../src/modules/notifications/index.js';
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
 const PUBLIC_URL = 'https://tabularium.example.com';
@@ -160,9 +161,9 @@ describeApi(
   { clock: () => now, logger: { level: 'warn', stream: log.stream } },
 );
 
-for (const [title, quiet] of [
-  ['without SMTP_URL', noSmtp],
-  ['with NOTIFY_MAIL=false (SMTP_URL kept for send_email nodes)', mailOff],
+for (const [title, quiet, leftover] of [
+  ['without SMTP_URL', noSmtp, 'it fails at once, saying SMTP_URL is not set'],
+  ['with NOTIFY_MAIL=false (SMTP_URL kept for send_email nodes)', mailOff, 'it is still sent'],
 ] as const) {
   describeApi(
     `notifications ${title}: stored in the inbox, no mail job queued, no mail sent`,
@@ -177,6 +178,20 @@ for (const [title, quiet] of [
         expect(await ctx.app.jobs.runUntilIdle()).toBe(0);
         expect(smtp.mailbox).toEqual([]);
         expect((await ctx.call('GET', '/v3/notifications/settings', undefined, ann.headers)).body.data).toEqual({ mail: true, mailAvailable: false });
+      });
+
+      it(`runs a mail job queued before the setting changed: ${leftover}`, async () => {
+        smtp.mailbox.length = 0;
+        const [note] = await notify(ctx.database.db, { accountIds: [ctx.setup.owner.accountId], kind: 'notice', title: 'Queued earlier', body: '', link: '', at: Date.now() }, { mail: true });
+        await ctx.app.jobs.runUntilIdle();
+        const jobs = await ctx.database.db.selectFrom('background_jobs').select(['status', 'last_error']).execute();
+        const mailed = smtp.mailbox.map((mail) => mail.headers.get('subject'));
+        const stored = await ctx.database.db.selectFrom('notifications').select('mailed_at').where('id', '=', note.id).executeTakeFirstOrThrow();
+        expect({ jobs, mailed, mailedAt: stored.mailed_at !== null }).toEqual(
+          'SMTP_URL' in quiet
+            ? { jobs: [], mailed: ['Queued earlier'], mailedAt: true }
+            : { jobs: [{ status: 'failed', last_error: 'SMTP_URL is not set in this process: notification mail cannot be sent' }], mailed: [], mailedAt: false },
+        );
       });
     },
     quiet,
