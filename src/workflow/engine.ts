@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/connection.js';
 import { queryBuilderReader } from '../db/row-reader.js';
-import { JobWorker } from '../jobs/index.js';
+import { JobWorker, type JobHandler } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
@@ -31,6 +31,8 @@ export interface EngineOptions {
   crashAt?: CrashAt | null;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
+  /** Other background jobs this worker runs beside the engine's (notification mail). */
+  handlers?: JobHandler[];
 }
 
 /** What the runner is handed in a process: its database, clock, ports and services, from the engine's options. */
@@ -69,9 +71,9 @@ export function runnerDeps(options: EngineOptions): RunnerDeps {
 }
 
 /**
- * The worker that runs workflows (and, later, other background jobs) in this process. Started by
- * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface. `deps`
- * (from `runnerDeps`) may be given to watch or interfere with the runner, in tests.
+ * The worker that runs workflows (and the other background jobs it is given) in this process.
+ * Started by the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
+ * `deps` (from `runnerDeps`) may be given to watch or interfere with the runner, in tests.
  */
 export function createJobWorker(options: EngineOptions, deps: RunnerDeps = runnerDeps(options)): JobWorker {
   const { clock, log } = options;
@@ -79,7 +81,7 @@ export function createJobWorker(options: EngineOptions, deps: RunnerDeps = runne
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.handlers ?? [])],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),
