@@ -46,7 +46,7 @@ import { nodeServices } from './workflow/node-context.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers } from './workflow/index.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
-import { notificationRoutes } from './modules/notifications/index.js';
+import { notificationMailHandler, notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -122,6 +122,8 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
     services,
+    // Registered even without SMTP_URL: mail queued while it was set fails, saying why, instead of waiting forever.
+    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log })],
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());

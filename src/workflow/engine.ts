@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/connection.js';
 import { queryBuilderReader } from '../db/row-reader.js';
-import { JobWorker } from '../jobs/index.js';
+import { JobWorker, type JobHandler } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
@@ -11,7 +11,7 @@ import type { NodeServices } from './node-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
-import { todoPort } from '../modules/workflow-instances/index.js';
+import { runTodos, todoPort } from '../modules/workflow-instances/index.js';
 
 /** How often a process with workers looks for runs past their timeout. */
 const TIMEOUT_SWEEP_MS = 60_000;
@@ -31,13 +31,12 @@ export interface EngineOptions {
   crashAt?: CrashAt | null;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
+  /** Other background jobs this worker runs beside the engine's (notification mail). */
+  handlers?: JobHandler[];
 }
 
-/**
- * The worker that runs workflows (and, later, other background jobs) in this process. Started by
- * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
- */
-export function createJobWorker(options: EngineOptions): JobWorker {
+/** What the runner is handed in a process: its database, clock, ports and services, from the engine's options. */
+export function runnerDeps(options: EngineOptions): RunnerDeps {
   const { database, clock, log } = options;
   const organizations = new Map<string, string>();
   const organizationOf = async (appId: string): Promise<string> => {
@@ -56,10 +55,9 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     reader: db.isTransaction ? queryBuilderReader(db as never) : database.reader,
     ...(origin ? { origin } : {}),
   });
-  const { db, dialect } = database;
-  const deps: RunnerDeps = {
-    db,
-    dialect,
+  return {
+    db: database.db,
+    dialect: database.dialect,
     clock,
     timeZone: options.timeZone,
     log,
@@ -67,17 +65,28 @@ export function createJobWorker(options: EngineOptions): JobWorker {
     organizationOf,
     crash: crashSwitch(options.crashAt ?? null),
     todos: todoPort,
+    runTodos,
     services: options.services,
   };
+}
+
+/**
+ * The worker that runs workflows (and the other background jobs it is given) in this process.
+ * Started by the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
+ * `deps` (from `runnerDeps`) may be given to watch or interfere with the runner, in tests.
+ */
+export function createJobWorker(options: EngineOptions, deps: RunnerDeps = runnerDeps(options)): JobWorker {
+  const { clock, log } = options;
+  const { db, dialect } = deps;
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.handlers ?? [])],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
     leaseMs: options.leaseMs ?? 60_000,
-    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, dialect, clock(), log) }],
+    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, deps, clock(), log) }],
   });
 }

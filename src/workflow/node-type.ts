@@ -30,8 +30,8 @@ export interface NodeType<C extends TSchema = TSchema> {
   /**
    * Whether a run through a node of this type shows its process on the record that triggered it
    * (`_processName` … `_processStatus`, kept by the runner): the types that wait on people
-   * (approval blocks, approve and fill-in steps). A wait's `state.assignees` (account ids), when
-   * given, becomes the record's `_nodeAssignees`.
+   * (approval blocks, approve and fill-in steps). A wait's `state.assignees` (account ids: who must
+   * act now), when given, becomes the record's `_nodeAssignees`, on every wait and every resumed one.
    */
   showsProcess?: boolean;
   /**
@@ -89,6 +89,11 @@ export interface NodeWait {
   until?: number;
   /** What the node keeps until it resumes (JSON). */
   state?: Record<string, unknown>;
+  /**
+   * A resumed node that waits anew rather than on (an approval returned to its initiator, or
+   * resubmitted): the record's `_nodeStartedAt` and `_dueAt` are set again, as when a node starts waiting.
+   */
+  fresh?: boolean;
 }
 
 /** What woke a waiting node. */

@@ -7,6 +7,7 @@ import { noteProcessState } from '../modules/records/index.js';
 import { processPatch } from './run-process.js';
 import { announceRunEnded } from './run-signal.js';
 import { ENDED, readRun, type RunStatus } from './run-store.js';
+import type { RunEnding } from './run-todos.js';
 import { signalParent } from './run-wake.js';
 import { loadVersion } from './versions.js';
 
@@ -48,13 +49,14 @@ export function capacityRetryDelay(): number {
  * Ends a run that has not ended, from outside its own jobs (the timeout sweep; a job that gave up;
  * an initiator or an administrator terminating or revoking it): one transaction (joining the
  * caller's, when `db` is one) that moves it to `status` with the reason, ends its waiting step,
- * keeps its record's process fields and tells a parent run waiting for it; once committed, a hook
- * call waiting in this process is told. A job of the run committing at the same time either
- * commits first (and this ends the run after it) or finds the run ended (`RunEnded`) and stops.
- * Returns whether this ended it.
- * @example await endRun(db, dialect, runId, 'aborted', 'terminated by its initiator', now)
+ * closes its pending to-dos (`RunTodosPort`), keeps its record's process fields and tells a parent
+ * run waiting for it; once committed, a hook call waiting in this process is told. A job of the run
+ * committing at the same time either commits first (and this ends the run after it) or finds the
+ * run ended (`RunEnded`) and stops. Returns whether this ended it.
+ * @example await endRun(db, { dialect, runTodos }, runId, 'aborted', 'terminated by its initiator', now)
  */
-export async function endRun(db: Executor, dialect: SqlDialect, runId: string, status: Extract<RunStatus, 'aborted' | 'failed'>, reason: string, now: number): Promise<boolean> {
+export async function endRun(db: Executor, ending: RunEnding, runId: string, status: Extract<RunStatus, 'aborted' | 'failed'>, reason: string, now: number): Promise<boolean> {
+  const { dialect, runTodos } = ending;
   return inTransaction(db, async (trx) => {
     const run = await readRun(trx, runId);
     if (!run || ENDED.has(run.status)) return false;
@@ -67,6 +69,7 @@ export async function endRun(db: Executor, dialect: SqlDialect, runId: string, s
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     await trx.updateTable('workflow_steps').set({ status: 'done', exit: status, ended_at: now }).where('run_id', '=', runId).where('status', '=', 'waiting').execute();
+    await runTodos.closePending(trx, runId, now);
     const loaded = await loadVersion(trx, run.workflowId, run.version);
     if (loaded.showsProcess && run.worksheetId && run.rowId) {
       const patch = processPatch({ before: run.status, after: status, processName: loaded.definition.name, initiatorId: run.initiatorId, startedAt: run.startedAt, now });
@@ -86,7 +89,7 @@ const SWEEP_BATCH = 500;
  * process with workers sweeps once a minute; two sweeps at once end each run once (`endRun`).
  * Returns how many runs it ended.
  */
-export async function sweepTimedOutRuns(db: Executor, dialect: SqlDialect, now: number, log?: FastifyBaseLogger): Promise<number> {
+export async function sweepTimedOutRuns(db: Executor, ending: RunEnding, now: number, log?: FastifyBaseLogger): Promise<number> {
   const due = await db
     .selectFrom('workflow_runs')
     .select(['id', 'timeout_at', 'started_at'])
@@ -100,7 +103,7 @@ export async function sweepTimedOutRuns(db: Executor, dialect: SqlDialect, now: 
   for (const run of due) {
     const seconds = Math.round((Number(run.timeout_at) - Number(run.started_at)) / 1000);
     try {
-      if (await endRun(db, dialect, run.id, 'aborted', `aborted: the run did not end within its timeout of ${seconds} s`, now)) ended += 1;
+      if (await endRun(db, ending, run.id, 'aborted', `aborted: the run did not end within its timeout of ${seconds} s`, now)) ended += 1;
     } catch (error) {
       log?.error({ err: error, runId: run.id }, 'aborting a timed-out workflow run failed');
     }

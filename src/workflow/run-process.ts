@@ -32,8 +32,9 @@ function assigneesOf(wait: NodeWait | undefined): string[] | undefined {
 
 /**
  * The record's process fields after a commit: a run starting takes the record over (name,
- * initiator, in progress, the previous run's times cleared); entering a wait stamps the node's start,
- * its deadline and (from `wait.state.assignees`) who must act; leaving one clears them; an end
+ * initiator, in progress, the previous run's times cleared); entering a wait (or waiting anew,
+ * `wait.fresh`) stamps the node's start and its deadline; every wait, a resumed one too, shows who
+ * must act (from `wait.state.assignees`); leaving one clears them; an end
  * gives the status and completion time. Null when the commit changes nothing shown. Assignees a
  * node set itself (`noteProcessState` in its step) are left alone unless the wait names them.
  */
@@ -43,7 +44,7 @@ export function processPatch(move: ProcessMove): ProcessStatePatch | null {
     Object.assign(patch, { processName: move.processName, initiatedBy: move.initiatorId, initiatedAt: move.startedAt, processStatus: 'other', nodeStartedAt: null, dueAt: null, approvalCompletedAt: null });
   }
   if (move.after === 'waiting') {
-    if (!move.sameWait) Object.assign(patch, { nodeStartedAt: move.now, dueAt: move.wait?.until ?? null });
+    if (!move.sameWait || move.wait?.fresh) Object.assign(patch, { nodeStartedAt: move.now, dueAt: move.wait?.until ?? null });
     const assignees = assigneesOf(move.wait);
     if (assignees) patch.nodeAssignees = assignees;
   } else if (move.before === 'queued' || move.before === 'waiting') {

@@ -16,6 +16,7 @@ import { nodeTypeOf } from './registry.js';
 import { admitRun, AtCapacity, capacityRetryDelay, endRun } from './run-limits.js';
 import { processPatch } from './run-process.js';
 import { ENDED, readRun, readWaitState, recordSteps, RunEnded, RunMoved, type RunMove, type RunRow, type RunStatus, type StepRecord } from './run-store.js';
+import type { RunTodosPort } from './run-todos.js';
 import { signalParent } from './run-wake.js';
 import { loadVersion, type LoadedVersion } from './versions.js';
 
@@ -34,6 +35,8 @@ export interface RunnerDeps {
   crash: CrashSwitch;
   /** The to-dos of one step (`modules/workflow-instances`), acting in the step's context. */
   todos(ctx: ServiceContext, step: NodeContext['run']): TodoPort;
+  /** The to-dos of whole runs (`modules/workflow-instances`): closed when a run ends otherwise than by its steps. */
+  runTodos: RunTodosPort;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
 }
@@ -126,8 +129,8 @@ class RunWalk {
   /**
    * Commits the kept steps and `step` with the run's move, fenced on the job, in `db` (joining the
    * step's transaction when it is one): the run's first commit also sets its timeout; a run that
-   * shows its process updates its record's process fields (`run-process.ts`); `after` runs last in
-   * the same transaction.
+   * shows its process updates its record's process fields (`run-process.ts`); a run that fails or
+   * aborts closes its pending to-dos; `after` runs last in the same transaction.
    */
   private async commit(db: Executor, move: RunMove, options: CommitOptions = {}): Promise<void> {
     const { step, resumes = false, after, wait, finishes = false } = options;
@@ -141,6 +144,8 @@ class RunWalk {
         await (finishes ? this.lease.finish(trx) : this.lease.fence(trx));
         await recordSteps(trx, this.run, [...this.pending, ...(step ? [{ step, resumes }] : [])], move, now);
         await this.showProcess(trx, move.status, now, wait, resumes);
+        // A run that ends by a failure (or aborts) may leave to-dos of its step open: nobody is to act on them now.
+        if (move.status === 'failed' || move.status === 'aborted') await this.deps.runTodos.closePending(trx, this.run.id, now);
         if (ENDED.has(move.status)) await signalParent(trx, this.run, move.status, move.outputs, now);
         await after?.(trx);
         this.deps.crash('step-commit');
@@ -382,7 +387,7 @@ export function workflowRunHandler(deps: RunnerDeps): JobHandler {
     async giveUp(job, error) {
       const { runId } = job.payload as RunJobPayload;
       // endRun tells a waiting parent run, as every end does.
-      await endRun(deps.db, deps.dialect, runId, 'failed', `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, deps.clock());
+      await endRun(deps.db, deps, runId, 'failed', `gave up after ${job.maxAttempts} attempts: ${messageOf(error)}`, deps.clock());
     },
   };
 }

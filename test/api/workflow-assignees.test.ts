@@ -60,32 +60,19 @@ describeApi(
       const reviewers = await giveRole(ctx, 'Reviewers', { permissionScope: 20 }, [people.Ben.id]);
       expect((await ctx.call('POST', `/v3/app/roles/${reviewers}/members`, { departmentTreeIds: ['d-ops'] })).body.error_msg).toBe('');
       sheet = await expenseSheet(ctx, 'Expenses assignees');
-      await publishFlow(
-        ctx,
-        sheet,
-        [
-          node(
-            'copy',
-            'cc',
-            {
-              recipients: [
-                { kind: 'role', id: reviewers },
-                { kind: 'user', id: gus },
-                { kind: 'field', node: START, fieldId: sheet.field.approver },
-                { kind: 'job', id: 'j-buyer' },
-                { kind: 'orgRole', id: 'o-audit' },
-                { kind: 'department', id: 'd-ops' },
-                { kind: 'triggerUser' },
-                { kind: 'owner' },
-                { kind: 'supervisor' },
-              ],
-              message: `FYI: $${START}-${sheet.field.title}$`,
-            },
-            START,
-          ),
-        ],
-        NOW,
-      );
+      const recipients = [
+        { kind: 'role', id: reviewers },
+        { kind: 'user', id: gus },
+        { kind: 'field', node: START, fieldId: sheet.field.approver },
+        { kind: 'job', id: 'j-buyer' },
+        { kind: 'orgRole', id: 'o-audit' },
+        { kind: 'department', id: 'd-ops' },
+        { kind: 'triggerUser' },
+        { kind: 'owner' },
+        { kind: 'supervisor' },
+      ];
+      // A copy and an in-app notice to the same recipients: one form and one resolver for both.
+      await publishFlow(ctx, sheet, [node('copy', 'cc', { recipients, message: `FYI: $${START}-${sheet.field.title}$` }, START), node('tell', 'send_internal_notice', { to: recipients, title: `New: $${START}-${sheet.field.title}$` }, 'copy')], NOW);
     });
 
     const createAs = async (who: TokenPerson, title: string) => {
@@ -103,6 +90,8 @@ describeApi(
       expect(items.every((i) => i.kind === 5 && i.status === 0 && i.note === 'FYI: Printer')).toBe(true);
       // Ben by the role, Eve and Hal by its department tree; Fay by the field; Cat by job, Dan by organization role; Ann as initiator and owner; Max as her manager. Gus is disabled.
       expect(items.map((i) => name(i.assignee_id)).sort()).toEqual(['Ann', 'Ben', 'Cat', 'Dan', 'Eve', 'Fay', 'Hal', 'Max']);
+      const notices = await ctx.database.db.selectFrom('notifications').select('account_id').where('kind', '=', 'notice').where('title', '=', 'New: Printer').execute();
+      expect(notices.map((n) => name(n.account_id)).sort()).toEqual(['Ann', 'Ben', 'Cat', 'Dan', 'Eve', 'Fay', 'Hal', 'Max']);
     });
 
     it("the supervisor of a department's manager is the manager of the department above", async () => {

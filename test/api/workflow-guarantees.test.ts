@@ -3,6 +3,7 @@ import { describeApi } from '../helpers/api-harness.js';
 import { createRecord, makeSheet, readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
 import { counterWorkflow, publishDirect, runsOf } from '../helpers/workflow-fixtures.js';
 import { enqueueJobs } from '../../src/jobs/index.js';
+import { runTodos } from '../../src/modules/workflow-instances/index.js';
 import { contextOf } from '../../src/plugins/service-context.js';
 import { createJobWorker } from '../../src/workflow/engine.js';
 import { nodeServices } from '../../src/workflow/node-context.js';
@@ -119,9 +120,9 @@ describeApi(
       const stuck = await createRecord(ctx, sheet, [{ id: 'title', value: 'stuck' }]);
       const run = (await runsOf(ctx, workflowId)).find((r) => r.row_id === stuck)!;
       await ctx.database.db.updateTable('workflow_runs').set({ status: 'waiting', timeout_at: Number(run.started_at) + 600_000 }).where('id', '=', run.id).execute();
-      expect(await sweepTimedOutRuns(ctx.database.db, ctx.database.dialect, now + 599_999)).toBe(0);
-      expect(await sweepTimedOutRuns(ctx.database.db, ctx.database.dialect, now + 600_000)).toBe(1);
-      expect(await sweepTimedOutRuns(ctx.database.db, ctx.database.dialect, now + 700_000)).toBe(0);
+      expect(await sweepTimedOutRuns(ctx.database.db, { dialect: ctx.database.dialect, runTodos }, now + 599_999)).toBe(0);
+      expect(await sweepTimedOutRuns(ctx.database.db, { dialect: ctx.database.dialect, runTodos }, now + 600_000)).toBe(1);
+      expect(await sweepTimedOutRuns(ctx.database.db, { dialect: ctx.database.dialect, runTodos }, now + 700_000)).toBe(0);
       const aborted = (await runsOf(ctx, workflowId)).find((r) => r.row_id === stuck)!;
       expect([aborted.status, aborted.error, Number(aborted.ended_at)]).toEqual(['aborted', 'aborted: the run did not end within its timeout of 600 s', now + 600_000]);
       // Its job, when it comes, finds it ended and drops it.

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeApi, type ApiContext, type ApiResponse } from '../helpers/api-harness.js';
+import { describeApi, type ApiContext } from '../helpers/api-harness.js';
 import { createRecord, makeSheet, readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
-import { node, publishDirect } from '../helpers/workflow-fixtures.js';
-import { onJobsAnnounced } from '../../src/jobs/index.js';
+import { callAndRun, node, publishDirect } from '../helpers/workflow-fixtures.js';
 import { createToken } from '../../src/modules/access-tokens/index.js';
 import { newGuid } from '../../src/shared/ids.js';
 import { TriggerType } from '../../src/workflow/index.js';
@@ -33,20 +32,6 @@ async function member(ctx: ApiContext): Promise<{ id: string; headers: Record<st
   await ctx.database.db.insertInto('organization_members').values({ organization_id: ctx.setup.organizationId, account_id: id, is_admin: 0, status: 1, joined_at: NOW }).execute();
   const { token } = await createToken(ctx.database.db, id, { scopes: 'all' }, NOW);
   return { id, headers: { authorization: `Bearer ${token}`, [`${ctx.config.headerPrefix}-Appid`]: ctx.setup.app.appId } };
-}
-
-/** Sends a hook call and, once its run is queued, runs the queue: the call answers when the run ends. */
-async function callAndRun<T>(ctx: ApiContext, processId: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>> {
-  const announced = new Promise<void>((resolve) => {
-    const off = onJobsAnnounced(() => {
-      off();
-      resolve();
-    });
-  });
-  const pending = ctx.call<T>('POST', `/v3/app/workflow/hooks/${processId}`, body, headers);
-  await Promise.race([announced, pending]);
-  await ctx.app.jobs.runUntilIdle();
-  return pending;
 }
 
 describeApi(

@@ -244,6 +244,31 @@ describeApi(
         expect(notApi.body.error_msg).toBe('nodes[sub].config.workflowId: "Sub-process" is not API-callable (trigger type 1, not 17)');
       });
 
+      it('takes one recipient form in every node, still reads the earlier message forms, and keeps addresses to mail', async () => {
+        const made = await onCreate('Recipients');
+        const t = made.triggerAlias;
+        const people = [{ kind: 'user', id: 'acc-1' }, { kind: 'role', id: 'r-1' }, { kind: 'field', node: t, fieldId: 'title' }, { kind: 'owner' }, { kind: 'supervisor' }];
+        const earlier = [{ kind: 'user', accountId: 'acc-2' }, { kind: 'value', value: { kind: 'field', node: t, fieldId: 'title' } }];
+        const created = await added(made.id, [
+          { nodeAlias: 'tell', nodeType: 'send_internal_notice', prevNode: t, config: { to: [...people, ...earlier], title: 'x' } },
+          { nodeAlias: 'mail', nodeType: 'send_email', prevNode: 'tell', config: { to: [...people, { kind: 'email', address: 'ops@example.com' }], cc: earlier, subject: 's', body: 'b' } },
+          { nodeAlias: 'copy', nodeType: 'cc', prevNode: 'mail', config: { recipients: [...people, ...earlier] } },
+        ]);
+        expect(created.map((n) => n.nodeAlias)).toEqual(['tell', 'mail', 'copy']);
+        // Kept as sent: the earlier forms are read as they are.
+        expect((await structure(made.id)).nodes.find((n) => n.nodeAlias === 'tell')!.config).toMatchObject({ to: [...people, ...earlier] });
+        const refused = await batch(made.id, [
+          { nodeAlias: 'block', nodeType: 'approval_block', prevNode: 'copy', config: {} },
+          { nodeAlias: 'ok_by', nodeType: 'approve', prevNode: null, parentNode: 'block', config: { approvers: [{ kind: 'email', address: 'boss@example.com' }] } },
+          { nodeAlias: 'nobody', nodeType: 'cc', prevNode: 'block', config: { recipients: [{ kind: 'everyone' }, { kind: 'user' }] } },
+        ]);
+        expect(refused.body.error_msg.split('\n')).toEqual([
+          'nodes[ok_by].config.approvers[0]: an approval goes to people: an email address is no recipient here',
+          'nodes[nobody].config.recipients[0].kind: must be one of "user", "role", "department", "job", "orgRole", "field", "triggerUser", "owner", "supervisor", "email", "value"',
+          'nodes[nobody].config.recipients[1].id: is required',
+        ]);
+      });
+
       it('names each config problem by its path, and a rejected batch writes nothing', async () => {
         const made = await onCreate('Atomic');
         const good = update('good', made.triggerAlias);

@@ -2,7 +2,8 @@ import { newRowId } from '../../src/shared/ids.js';
 import type { Executor } from '../../src/db/connection.js';
 import type { NodeSpec, TriggerSpec, WorkflowDefinition } from '../../src/workflow/index.js';
 import { forgetWorksheetListeners, TriggerType } from '../../src/workflow/index.js';
-import type { ApiContext } from './api-harness.js';
+import { onJobsAnnounced } from '../../src/jobs/index.js';
+import type { ApiContext, ApiResponse } from './api-harness.js';
 
 /** A node for a test workflow: alias, type, config, and where it sits. */
 export function node(alias: string, type: string, config: unknown, prev: string | null, parent: string | null = null): NodeSpec {
@@ -62,4 +63,27 @@ export async function runsOf(ctx: ApiContext, workflowId: string) {
       steps: await ctx.database.db.selectFrom('workflow_steps').selectAll().where('run_id', '=', run.id).orderBy('seq').execute(),
     })),
   );
+}
+
+/**
+ * Sends a hook call (`POST /v3/app/workflow/hooks/{processId}`) and, once its run is queued, runs
+ * the queue. The call's answer is still pending when the run then waits (on a to-do, say): it
+ * answers once the run ends, or after WORKFLOW_HOOK_WAIT_MS.
+ */
+export async function startHookCall<T>(ctx: ApiContext, processId: string, body: unknown, headers?: Record<string, string>): Promise<{ answer: Promise<ApiResponse<T>> }> {
+  const announced = new Promise<void>((resolve) => {
+    const off = onJobsAnnounced(() => {
+      off();
+      resolve();
+    });
+  });
+  const answer = ctx.call<T>('POST', `/v3/app/workflow/hooks/${processId}`, body, headers);
+  await Promise.race([announced, answer]);
+  await ctx.app.jobs.runUntilIdle();
+  return { answer };
+}
+
+/** A hook call whose run ends when the queue has run: its answer. */
+export async function callAndRun<T>(ctx: ApiContext, processId: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>> {
+  return (await startHookCall<T>(ctx, processId, body, headers)).answer;
 }

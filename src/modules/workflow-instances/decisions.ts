@@ -96,7 +96,11 @@ async function settles(trx: Executor, action: DecisionAction, checked: Checked, 
   return true;
 }
 
-/** Records one decision and, when it settles the step, signals the run, in one transaction. */
+/**
+ * Records one decision and signals the run, in one transaction: the decision itself when it
+ * settles the step; else (an approval of an `all` step with others pending) `progress`, on which the
+ * step waits on and shows who is left as the record's assignees.
+ */
 async function apply(ctx: ServiceContext, action: DecisionAction, checked: Checked): Promise<void> {
   const { item, run } = checked;
   await inTransaction(ctx.db, async (trx) => {
@@ -109,8 +113,10 @@ async function apply(ctx: ServiceContext, action: DecisionAction, checked: Check
       const [current] = await repository.itemsByIds(trx, [item.id]);
       throw finished(current ?? item, undefined);
     }
-    if (!(await settles(trx, action, checked, now))) return;
-    const data = { action, by: ctx.actor.accountId, opinion: checked.opinion, ...(checked.fields ? { values: checked.fields } : {}), ...(action === 'return' ? { to: checked.to } : {}) };
+    const settled = await settles(trx, action, checked, now);
+    const data = settled
+      ? { action, by: ctx.actor.accountId, opinion: checked.opinion, ...(checked.fields ? { values: checked.fields } : {}), ...(action === 'return' ? { to: checked.to } : {}) }
+      : { action: 'progress', by: ctx.actor.accountId };
     await signalRun(trx, run.id, item.node_alias, Number(item.seq), data, now);
   });
 }
@@ -118,8 +124,9 @@ async function apply(ctx: ServiceContext, action: DecisionAction, checked: Check
 /**
  * Decides to-dos, each in its own transaction: approve, reject, return (to an earlier step or the
  * initiator), fill in, resubmit. What is read to check them is read once for the whole batch. Each
- * decision records the to-do's new status, opinion and time; when it settles its step (any one; all;
- * in order, each) the run is signalled in the same transaction and goes on after commit.
+ * decision records the to-do's new status, opinion and time and signals the run in the same
+ * transaction: when it settles its step (any one; all; in order, each) the run goes on after
+ * commit; an approval of an `all` step that leaves others pending only updates who is left.
  * @example await decide(ctx, 'approve', [{ id: runId, workId, opinion: 'fine' }])
  */
 export async function decide(ctx: ServiceContext, action: DecisionAction, inputs: readonly DecisionInput[]): Promise<BatchResult> {

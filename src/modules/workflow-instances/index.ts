@@ -1,3 +1,3 @@
-/** Workflow to-dos (instances and their work items): the routes, and the to-do port workflow steps use. */
+/** Workflow to-dos (instances and their work items): the routes, the to-do port workflow steps use, and the run-wide one the engine uses. */
 export { workflowInstanceRoutes } from './routes.js';
-export { todoPort } from './todo-port.js';
+export { runTodos, todoPort } from './todo-port.js';

@@ -8,7 +8,8 @@ import { endRun } from '../../workflow/run-limits.js';
 import { ENDED } from '../../workflow/run-store.js';
 import { notify } from '../notifications/index.js';
 import * as repository from './repository.js';
-import { iso, ITEM_STATUS } from './statuses.js';
+import { iso } from './statuses.js';
+import { runTodos } from './todo-port.js';
 
 /** How long after an urge the same instance may be urged again. */
 export const URGE_INTERVAL_MS = 3_600_000;
@@ -27,8 +28,8 @@ function requireRunning(run: repository.InstanceRun, what: string): void {
 }
 
 /**
- * Ends a run as aborted with its pending to-dos closed (status 5), in one transaction (`endRun`:
- * its waiting step ended, its record's process fields kept, a parent run told). A step that was
+ * Ends a run as aborted, in one transaction (`endRun`: its waiting step ended, its pending to-dos
+ * closed with status 5, its record's process fields kept, a parent run told). A step that was
  * running meanwhile cannot commit after it (`RunEnded`). 409 when it had ended.
  */
 async function abort(ctx: ServiceContext, run: repository.InstanceRun, reason: string, what: string, guard?: (trx: Executor) => Promise<void>): Promise<void> {
@@ -36,8 +37,7 @@ async function abort(ctx: ServiceContext, run: repository.InstanceRun, reason: s
     const now = ctx.now();
     await repository.lockRun(trx, ctx.dialect, run.id);
     await guard?.(trx);
-    if (!(await endRun(trx, ctx.dialect, run.id, 'aborted', reason, now))) requireRunning({ ...run, status: 'aborted' }, what);
-    await repository.closePending(trx, run.id, null, { status: ITEM_STATUS.notNeeded, action: 'none', actedBy: null, now });
+    if (!(await endRun(trx, { dialect: ctx.dialect, runTodos }, run.id, 'aborted', reason, now))) requireRunning({ ...run, status: 'aborted' }, what);
   });
 }
 
@@ -82,7 +82,7 @@ export async function urgeInstance(ctx: ServiceContext, instanceId: string): Pro
     }
     await repository.recordUrge(trx, run.id, ctx.actor.accountId, now);
     for (const item of pending) {
-      await notify(trx, { accountIds: [item.assignee_id], kind: 'urge', title: `Reminder: ${item.process_name} (${item.node_name})`, body: item.title, link: `/v3/app/workflow/instance/${run.id}?workId=${item.id}`, appId: run.app_id, at: now });
+      await notify(trx, { accountIds: [item.assignee_id], kind: 'urge', title: `Reminder: ${item.process_name} (${item.node_name})`, body: item.title, link: `/v3/app/workflow/instance/${run.id}?workId=${item.id}`, appId: run.app_id, at: now }, { mail: ctx.notificationMail });
     }
   });
   return { urged: [...new Set(pending.map((item) => item.assignee_id))] };

@@ -2,12 +2,13 @@ import { AppError } from '../../shared/app-error.js';
 import { newRowId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import type { NodeContext, TodoItem, TodoKind, TodoPort } from '../../workflow/node-type.js';
+import type { RunTodosPort } from '../../workflow/run-todos.js';
 import { notify } from '../notifications/index.js';
 import { cellText, getRecord } from '../records/index.js';
 import { loadSchema } from '../worksheets/index.js';
 import { resolveAssignees } from './assignees.js';
 import * as repository from './repository.js';
-import { KIND_WORDS, todoLink } from './statuses.js';
+import { ITEM_STATUS, KIND_WORDS, todoLink } from './statuses.js';
 
 /** Notification kinds of opened to-dos. */
 const NOTE_KIND: Readonly<Record<TodoKind, string>> = { 0: 'returned', 3: 'todo', 4: 'todo', 5: 'cc' };
@@ -94,7 +95,7 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
       await repository.insertItems(db, rows);
       for (const row of rows) {
         const body = [title, options.note].filter(Boolean).join(' — ');
-        await notify(db, { accountIds: [row.assignee_id], kind: NOTE_KIND[kind], title: `${processName}: ${KIND_WORDS[kind]} (${step.nodeName})`, body, link: todoLink(step.id, row.id), appId: step.appId, at: now });
+        await notify(db, { accountIds: [row.assignee_id], kind: NOTE_KIND[kind], title: `${processName}: ${KIND_WORDS[kind]} (${step.nodeName})`, body, link: todoLink(step.id, row.id), appId: step.appId, at: now }, { mail: ctx.notificationMail });
       }
     },
 
@@ -107,7 +108,12 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
 
     async notify(accountIds, note) {
       const { processName } = await describe();
-      await notify(db, { accountIds, kind: note.kind, title: note.title || processName, body: note.body, link: `/v3/app/workflow/instance/${step.id}`, appId: step.appId, at: ctx.now() });
+      await notify(db, { accountIds, kind: note.kind, title: note.title || processName, body: note.body, link: `/v3/app/workflow/instance/${step.id}`, appId: step.appId, at: ctx.now() }, { mail: ctx.notificationMail });
     },
   };
 }
+
+/** The to-dos of whole runs, for the engine: a run ended from outside a step closes its pending ones. */
+export const runTodos: RunTodosPort = {
+  closePending: (trx, runId, now) => repository.closePending(trx, runId, null, { status: ITEM_STATUS.notNeeded, action: 'none', actedBy: null, now }),
+};

@@ -36,7 +36,8 @@ function discriminatorOf(variants: TSchema[]): string | undefined {
   return first?.find((key) => rest.every((keys) => keys.includes(key)));
 }
 
-const listed = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+/** The values a union allows, each once (two variants may share a `kind`: a current and an earlier form). */
+const listed = (values: unknown[]) => [...new Set(values.map((v) => JSON.stringify(v)))].join(', ');
 
 /** Plain words for the usual problems; TypeBox's own message for the rest. */
 const MESSAGES: Partial<Record<ValueErrorType, (schema: TSchema) => string>> = {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineNodeType, type NodeContext, type NodeOutcome } from '../node-type.js';
-import { recipientAccounts, recipientReferences, Recipients } from '../recipients.js';
+import { peopleOnly, recipientReferences, Recipients, resolveRecipients } from '../recipients.js';
 import { checkReferences } from './record-checks.js';
 
 const HOUR_MS = 3_600_000;
@@ -19,10 +19,15 @@ export const ApproveConfig = Type.Object({
 });
 type ApproveConfig = Static<typeof ApproveConfig>;
 
-/** What a waiting approve step keeps: whom it resolved, whose turn it is (in order), and its deadline. */
+/**
+ * What a waiting approve step keeps: whom it resolved, whose turn it is (in order), its deadline, and
+ * who must act now (`assignees`, which the runner shows as the record's `_nodeAssignees`): the
+ * current approver in order, the ones still pending for `any` and `all`, the initiator while returned.
+ */
 type ApproveState = {
   approvers: string[];
   position: number;
+  assignees: string[];
   /** `deciding`, or `returned` while the initiator's resubmit to-do is open. */
   phase: 'deciding' | 'returned';
   dueAt: number | null;
@@ -30,23 +35,35 @@ type ApproveState = {
 
 /** What the decision service signals (`modules/workflow-instances`). */
 interface ApproveSignal {
-  action: 'approve' | 'reject' | 'return' | 'resubmit';
+  /** `progress`: an approval of an `all` step that leaves others pending (the step is not settled). */
+  action: 'approve' | 'progress' | 'reject' | 'return' | 'resubmit';
   /** For `return`: an earlier step's alias; absent: back to the initiator. */
   to?: string | null;
 }
 
 /** Resolves the approvers and opens their to-dos (the first one's only, in order). */
 async function start(config: ApproveConfig, ctx: NodeContext): Promise<NodeOutcome> {
-  const approvers = await recipientAccounts(config.approvers, ctx);
+  const { accountIds: approvers } = await resolveRecipients(config.approvers, ctx);
   if (approvers.length === 0) {
     if (config.ifNoApprover === 'fail') throw new Error('approvers: no active member matches them');
     return { exit: 'approved', output: { approvers: [], noApprover: true, opinions: [] }, container: { exit: 'approved' } };
   }
   const mode = config.mode ?? 'any';
   const dueAt = config.deadline ? ctx.now() + config.deadline.hours * HOUR_MS : null;
-  await ctx.todos.open(4, mode === 'inOrder' ? approvers.slice(0, 1) : approvers, { mode, dueAt });
-  const state: ApproveState = { approvers, position: 0, phase: 'deciding', dueAt };
-  return { wait: { ...(dueAt !== null ? { until: dueAt } : {}), state: state } };
+  const assignees = mode === 'inOrder' ? approvers.slice(0, 1) : approvers;
+  await ctx.todos.open(4, assignees, { mode, dueAt });
+  const state: ApproveState = { approvers, position: 0, assignees, phase: 'deciding', dueAt };
+  // A resubmitted step starts afresh: its start, deadline and assignees are shown anew.
+  return { wait: { ...(dueAt !== null ? { until: dueAt } : {}), state: state, fresh: true } };
+}
+
+/**
+ * An approval of an `all` step that left others pending (`progress`): the step waits on, naming
+ * whoever still has a to-do of it (a late signal, after a return, finds the initiator's).
+ */
+async function waitOnOthers(state: ApproveState, ctx: NodeContext): Promise<NodeOutcome> {
+  const pending = (await ctx.todos.items()).filter((item) => item.status === 0 && item.kind !== 5).map((item) => item.assigneeId);
+  return { wait: { state: { ...state, assignees: pending } } };
 }
 
 /** The step's decision: its opinions so far, and where the run goes. */
@@ -76,18 +93,20 @@ async function deadlineReached(config: ApproveConfig, state: ApproveState, ctx: 
     await ctx.todos.close({ status: 4, action: 'reject', opinion });
     return decided('rejected', state, ctx);
   }
-  const pending = (await ctx.todos.items()).filter((item) => item.status === 0).map((item) => item.assigneeId);
+  const pending = (await ctx.todos.items()).filter((item) => item.status === 0 && item.kind === 4).map((item) => item.assigneeId);
   await ctx.todos.notify(pending, { kind: 'deadline', title: `Overdue: ${ctx.run.nodeName}`, body: 'The deadline of this approval has passed; it is still waiting for your decision.' });
   // Notified once: the step waits on, with no deadline left.
-  return { wait: { state: { ...state, dueAt: null } } };
+  return { wait: { state: { ...state, assignees: pending, dueAt: null } } };
 }
 
 /**
  * Approve (public type 4), only inside an approval block: the approvers are resolved when the step
  * starts and each gets a to-do (`any`, `all`) or one after another (`inOrder`). The decision service
  * signals each decision that settles the step: `approved` leaves by `approved`; `rejected` ends the
- * run as refused or leaves the block (its `onReject`); a return goes back to an earlier step or opens
- * a resubmit to-do for the initiator, whose resubmission starts the step afresh.
+ * run as refused or leaves the block (its `onReject`); a return goes back to an earlier step or
+ * opens a resubmit to-do for the initiator, whose resubmission starts the step afresh. An approval
+ * of an `all` step that leaves others pending is signalled as `progress`: the step waits on. Every
+ * wait names who must act now (`state.assignees`, the record's `_nodeAssignees`).
  */
 export const approveNode = defineNodeType({
   type: 'approve',
@@ -97,7 +116,7 @@ export const approveNode = defineNodeType({
   effects: 'database',
   showsProcess: true,
   onlyInside: ['approval_block'],
-  check: (config, at) => checkReferences(recipientReferences(config.approvers, 'approvers'), at),
+  check: (config, at) => [...peopleOnly(config.approvers, 'approvers', 'an approval'), ...checkReferences(recipientReferences(config.approvers, 'approvers'), at)],
   run: start,
   async resume(config, wake, ctx) {
     const state = wake.state as unknown as ApproveState;
@@ -108,14 +127,17 @@ export const approveNode = defineNodeType({
         const next = state.position + 1;
         if ((config.mode ?? 'any') !== 'inOrder' || next >= state.approvers.length) return decided('approved', state, ctx);
         await ctx.todos.open(4, [state.approvers[next]], { mode: 'inOrder', dueAt: state.dueAt });
-        return { wait: { state: { ...state, position: next } } };
+        return { wait: { state: { ...state, position: next, assignees: [state.approvers[next]] } } };
       }
+      case 'progress':
+        return waitOnOthers(state, ctx);
       case 'reject':
         return decided('rejected', state, ctx);
       case 'return':
         if (signal.to) return { exit: 'returned', output: { approvers: state.approvers, result: 'returned', to: signal.to }, goTo: signal.to };
         await ctx.todos.open(0, [ctx.run.initiatorId], { note: 'returned to you: change the record if needed and resubmit it' });
-        return { wait: { state: { ...state, phase: 'returned' } } };
+        // The initiator must act now, with no deadline (the approvers' no longer acts while returned).
+        return { wait: { state: { ...state, phase: 'returned', assignees: [ctx.run.initiatorId] }, fresh: true } };
       case 'resubmit':
         return start(config, ctx);
       default:

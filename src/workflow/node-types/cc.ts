@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineNodeType } from '../node-type.js';
-import { recipientAccounts, recipientReferences, Recipients } from '../recipients.js';
+import { peopleOnly, recipientReferences, Recipients, resolveRecipients } from '../recipients.js';
 import { resolveValue } from '../value-refs.js';
 import { checkReferences } from './record-checks.js';
 
@@ -20,9 +20,12 @@ export const ccNode = defineNodeType({
   }),
   exits: ['next'],
   effects: 'database',
-  check: (config, at) => checkReferences([...recipientReferences(config.recipients, 'recipients'), ...(config.message ? [{ ref: { kind: 'template' as const, value: config.message }, path: 'message' }] : [])], at),
+  check: (config, at) => [
+    ...peopleOnly(config.recipients, 'recipients', 'a copy'),
+    ...checkReferences([...recipientReferences(config.recipients, 'recipients'), ...(config.message ? [{ ref: { kind: 'template' as const, value: config.message }, path: 'message' }] : [])], at),
+  ],
   async run(config, ctx) {
-    const recipients = await recipientAccounts(config.recipients, ctx);
+    const { accountIds: recipients } = await resolveRecipients(config.recipients, ctx);
     const note = config.message ? String(resolveValue({ kind: 'template', value: config.message }, ctx.values)) : undefined;
     await ctx.todos.open(5, recipients, note ? { note } : {});
     return { exit: 'next', output: { recipients } };

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineNodeType } from '../node-type.js';
-import { recipientAccounts, recipientReferences, Recipients } from '../recipients.js';
+import { peopleOnly, recipientReferences, Recipients, resolveRecipients } from '../recipients.js';
 import { checkReferences } from './record-checks.js';
 
 /** One field a fill-in step lets its assignee fill. */
@@ -28,10 +28,10 @@ export const fillInNode = defineNodeType({
   effects: 'database',
   showsProcess: true,
   onlyInside: ['approval_block'],
-  check: (config, at) => [...fieldsListedOnce(config.fields.map((f) => f.fieldId)), ...checkReferences(recipientReferences(config.assignees, 'assignees'), at)],
+  check: (config, at) => [...fieldsListedOnce(config.fields.map((f) => f.fieldId)), ...peopleOnly(config.assignees, 'assignees', 'a fill-in'), ...checkReferences(recipientReferences(config.assignees, 'assignees'), at)],
   async run(config, ctx) {
     if (!ctx.run.worksheetId || !ctx.run.rowId) throw new Error('fill_in: the run has no record to fill in (it was not triggered by a record)');
-    const assignees = await recipientAccounts(config.assignees, ctx);
+    const { accountIds: assignees } = await resolveRecipients(config.assignees, ctx);
     if (assignees.length === 0) return { exit: 'next', output: { assignees: [], noAssignee: true, values: {} } };
     await ctx.todos.open(3, assignees);
     return { wait: { state: { assignees } } };

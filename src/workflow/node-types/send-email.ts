@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { MailError } from '../../mail/mailer.js';
-import { recipientReferences, Recipient, resolveRecipients } from '../message-recipients.js';
 import { defineNodeType, RetryLater, type NodeContext } from '../node-type.js';
+import { recipientReferences, Recipient, Recipients, resolveRecipients } from '../recipients.js';
 import { PLACEHOLDER, resolveValue } from '../value-refs.js';
 import { checkReferences } from './record-checks.js';
 
@@ -18,7 +18,7 @@ function fill(template: string, ctx: NodeContext, html: boolean): string {
 }
 
 async function addressesOf(recipients: readonly Recipient[], ctx: NodeContext): Promise<string[]> {
-  const { accountIds, emails } = resolveRecipients(recipients, ctx.values);
+  const { accountIds, emails } = await resolveRecipients(recipients, ctx);
   return [...new Set([...emails, ...(await ctx.people.emailsOf(accountIds))])];
 }
 
@@ -34,7 +34,7 @@ export const sendEmailNode = defineNodeType({
   type: 'send_email',
   code: 11,
   config: Type.Object({
-    to: Type.Array(Recipient, { minItems: 1, maxItems: 100 }),
+    to: Recipients,
     cc: Type.Optional(Type.Array(Recipient, { maxItems: 100 })),
     subject: Type.String({ minLength: 1, maxLength: 998 }),
     body: Type.String({ maxLength: 100_000 }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { recipientReferences, Recipient, resolveRecipients } from '../message-recipients.js';
-import { defineNodeType, type NodeProblem } from '../node-type.js';
+import { defineNodeType } from '../node-type.js';
+import { peopleOnly, recipientReferences, Recipients, resolveRecipients } from '../recipients.js';
 import { resolveValue } from '../value-refs.js';
 import { checkReferences } from './record-checks.js';
 
@@ -14,16 +14,15 @@ export const sendInternalNoticeNode = defineNodeType({
   type: 'send_internal_notice',
   code: 27,
   config: Type.Object({
-    to: Type.Array(Recipient, { minItems: 1, maxItems: 100 }),
+    to: Recipients,
     title: Type.String({ minLength: 1, maxLength: 500 }),
     body: Type.Optional(Type.String({ maxLength: 10_000 })),
   }),
   exits: ['next'],
   effects: 'database',
   check(config, at) {
-    const problems: NodeProblem[] = config.to.flatMap((r, i) => (r.kind === 'email' ? [{ path: `to[${i}]`, message: 'an in-app notice goes to people: an email address is no recipient here' }] : []));
     return [
-      ...problems,
+      ...peopleOnly(config.to, 'to', 'an in-app notice'),
       ...checkReferences(
         [...recipientReferences(config.to, 'to'), { ref: { kind: 'template', value: config.title }, path: 'title' }, { ref: { kind: 'template', value: config.body ?? '' }, path: 'body' }],
         at,
@@ -32,7 +31,7 @@ export const sendInternalNoticeNode = defineNodeType({
   },
   async run(config, ctx) {
     if (!ctx.notices) throw new Error('in-app notices are not available here');
-    const { accountIds } = resolveRecipients(config.to, ctx.values);
+    const { accountIds } = await resolveRecipients(config.to, ctx);
     if (accountIds.length === 0) return { exit: 'next', output: { accountIds } };
     const title = String(resolveValue({ kind: 'template', value: config.title }, ctx.values));
     const body = String(resolveValue({ kind: 'template', value: config.body ?? '' }, ctx.values));

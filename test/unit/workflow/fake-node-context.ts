@@ -1,11 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NodeCheckContext, NodeContext, NodeOutcome } from '../../../src/workflow/node-type.js';
+import type { NodeCheckContext, NodeContext, NodeOutcome, TodoPort } from '../../../src/workflow/node-type.js';
 
 export const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
 
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silent, level: 'silent' } as unknown as FastifyBaseLogger;
 
-/** A node context over fixed outputs, whose ports fail unless a test gives them. */
+/**
+ * Resolves recipients as if everyone named were an active member (pseudo-users left out), each
+ * once: the people and the initiator; groups (roles, departments…) are not part of these tests.
+ */
+function everyoneNamed(initiatorId: string): TodoPort['resolve'] {
+  return (query) => {
+    const groups = [...query.roles, ...query.departments, ...query.jobs, ...query.orgRoles];
+    if (groups.length > 0 || query.initiatorManager) return Promise.reject(new Error('groups are not part of this test'));
+    const named = [...query.users, ...(query.initiator ? [initiatorId] : [])];
+    return Promise.resolve([...new Set(named)].filter((id) => !id.startsWith('user-')));
+  };
+}
+
+/** A node context over fixed outputs, whose ports fail unless a test gives them (recipients resolve to whom they name). */
 export function fakeContext(outputs: Record<string, Record<string, unknown>>, overrides: Partial<NodeContext> = {}, run: Partial<NodeContext['run']> = {}): NodeContext {
   const missing = (what: string) => () => Promise.reject(new Error(`${what} is not part of this test`));
   return {
@@ -16,7 +29,7 @@ export function fakeContext(outputs: Record<string, Record<string, unknown>>, ov
     people: { emailsOf: (ids) => Promise.resolve(ids.map((id) => `${id}@example.com`)) },
     notices: null,
     workflows: { startRun: missing('workflows') },
-    todos: { resolve: missing('todos'), open: missing('todos'), items: missing('todos'), close: missing('todos'), notify: missing('todos') },
+    todos: { resolve: everyoneNamed(run.initiatorId ?? 'acc-initiator'), open: missing('todos'), items: missing('todos'), close: missing('todos'), notify: missing('todos') },
     now: () => NOW,
     timeZone: 'UTC',
     log: silent,

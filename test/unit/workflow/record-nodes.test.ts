@@ -6,11 +6,10 @@ import { delayNode } from '../../../src/workflow/node-types/delay.js';
 import { returnNode } from '../../../src/workflow/node-types/return.js';
 import { subProcessNode } from '../../../src/workflow/node-types/sub-process.js';
 import { valueAt } from '../../../src/workflow/json-path.js';
-import { resolveRecipients } from '../../../src/workflow/message-recipients.js';
 import { fakeCheck, fakeContext, NOW, outputOf } from './fake-node-context.js';
 
 const outputs = {
-  start: { rowId: 'r1', fields: { owner: [{ accountId: 'acc-7', fullname: 'Ann' }], kind: [{ key: 'k2', value: 'Big' }], min: '100', due: '2026-11-26 08:30', mails: 'a@x.io; b@y.io' } },
+  start: { rowId: 'r1', fields: { owner: [{ accountId: 'acc-7', fullname: 'Ann' }], kind: [{ key: 'k2', value: 'Big' }], min: '100', due: '2026-11-26 08:30' } },
   many: { count: 4, rowIds: ['a', 'b', 'c', 'd'], records: [{ rowId: 'a', fields: { f1: '10' } }, { rowId: 'b', fields: { f1: '2.5' } }, { rowId: 'c', fields: { f1: '' } }, { rowId: 'd', fields: { f1: null } }] },
 };
 const field = (fieldId: string) => ({ kind: 'field' as const, node: 'start', fieldId });
@@ -119,17 +118,9 @@ describe('return and sub-process nodes', () => {
   });
 });
 
-describe('json paths and message recipients', () => {
+describe('json paths', () => {
   it('finds values by dotted paths with array indexes', () => {
     const doc = { data: { items: [{ id: 7 }, { id: 8 }], 'x-y': true } };
     expect([valueAt(doc, 'data.items[1].id'), valueAt(doc, '$.data.items[0].id'), valueAt(doc, 'data.x-y'), valueAt(doc, 'data.none.id'), valueAt(doc, '$')]).toEqual([8, 7, true, undefined, doc]);
-  });
-
-  it('resolves recipients to people and addresses, each once, without pseudo-users', () => {
-    const scope = fakeContext(outputs).values;
-    expect(resolveRecipients([{ kind: 'triggerUser' }, { kind: 'user', accountId: 'acc-7' }, { kind: 'value', value: field('owner') }, { kind: 'value', value: field('mails') }, { kind: 'email', address: 'a@x.io' }, { kind: 'user', accountId: 'user-workflow' }], scope)).toEqual({
-      accountIds: ['acc-initiator', 'acc-7'],
-      emails: ['a@x.io', 'b@y.io'],
-    });
   });
 });
