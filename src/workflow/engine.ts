@@ -12,6 +12,7 @@ import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
 import { todoPort } from '../modules/workflow-instances/index.js';
+import { organizationOfApp } from '../modules/apps/index.js';
 
 /** How often a process with workers looks for runs past their timeout. */
 const TIMEOUT_SWEEP_MS = 60_000;
@@ -43,8 +44,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   const organizationOf = async (appId: string): Promise<string> => {
     let found = organizations.get(appId);
     if (found === undefined) {
-      const row = await database.db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst();
-      found = row?.organization_id ?? '';
+      found = (await organizationOfApp(database.db, appId)) ?? '';
       organizations.set(appId, found);
     }
     return found;
