@@ -44,7 +44,9 @@ import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
 import { nodeServices } from './workflow/node-context.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
-import { reconcileTimeTriggers } from './workflow/index.js';
+import { reconcileTimeTriggers, timeoutSweepJob } from './workflow/index.js';
+import { planRecurringJobs } from './jobs/index.js';
+import { maintenanceSweepJob } from './jobs/maintenance-sweep.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationRoutes } from './modules/notifications/index.js';
 
@@ -105,10 +107,10 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   app.addHook('onClose', () => recompute.close());
   await recompute.resume();
   app.addHook('onClose', () => indexes.close());
-  const recycleBin = new RecycleBinSweep(database.db, config.recycleBinDays, app.clock, (actor) => contextOf(app, actor, app.log), (error) => app.log.error({ err: error }, 'emptying the recycle bin failed'));
+  const recycleBin = new RecycleBinSweep(database.db, config.recycleBinDays, app.clock, (actor) => contextOf(app, actor, app.log));
   app.decorate('recycleBin', recycleBin);
-  app.addHook('onReady', () => recycleBin.start());
-  app.addHook('onClose', () => recycleBin.close());
+  // The periodic sweeps are recurring jobs: one pending job each over every process, run by a process with workers.
+  const sweeps = [maintenanceSweepJob({ db: database.db, log: app.log, intervalMinutes: config.sweepIntervalMinutes }), recycleBin.job, timeoutSweepJob(database.db, database.dialect, app.log)];
 
   const services = nodeServices(config);
   const jobs = createJobWorker({
@@ -122,8 +124,12 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
     services,
+    recurring: sweeps,
   });
   app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => {
+    await planRecurringJobs(database.db, sweeps, app.clock()).catch((error: unknown) => app.log.error({ err: error }, 'planning the sweeps failed'));
+  });
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
   // Schedules and date-field triggers whose job chain was lost (or predates it) are planned again.
   app.addHook('onReady', async () => {

@@ -1,21 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/connection.js';
 import { queryBuilderReader } from '../db/row-reader.js';
-import { JobWorker } from '../jobs/index.js';
+import { JobWorker, recurringJobHandler, type RecurringJob } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
 import type { CrashAt } from '../config/index.js';
-import { sweepTimedOutRuns } from './run-limits.js';
 import type { NodeServices } from './node-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
 import { todoPort } from '../modules/workflow-instances/index.js';
 import { organizationOfApp } from '../modules/apps/index.js';
-
-/** How often a process with workers looks for runs past their timeout. */
-const TIMEOUT_SWEEP_MS = 60_000;
 
 export interface EngineOptions {
   database: Database;
@@ -32,10 +28,12 @@ export interface EngineOptions {
   crashAt?: CrashAt | null;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
+  /** The recurring jobs (the sweeps) this worker runs beside the workflows' jobs. */
+  recurring?: readonly RecurringJob[];
 }
 
 /**
- * The worker that runs workflows (and, later, other background jobs) in this process. Started by
+ * The worker that runs workflows and the recurring jobs (the sweeps) in this process. Started by
  * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
  */
 export function createJobWorker(options: EngineOptions): JobWorker {
@@ -72,12 +70,11 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.recurring ?? []).map((job) => recurringJobHandler(job, db, clock))],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
     leaseMs: options.leaseMs ?? 60_000,
-    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, dialect, clock(), log) }],
   });
 }

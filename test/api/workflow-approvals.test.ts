@@ -248,5 +248,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );

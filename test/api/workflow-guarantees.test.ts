@@ -131,5 +131,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock },
+  { clock, sweeps: false },
 );
