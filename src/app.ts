@@ -45,10 +45,10 @@ import { createJobWorker } from './workflow/engine.js';
 import { nodeServices } from './workflow/node-context.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers, timeoutSweepJob } from './workflow/index.js';
-import { planRecurringJobs } from './jobs/index.js';
+import { planRecurringJobs, recurringJobHandler } from './jobs/index.js';
 import { maintenanceSweepJob } from './jobs/maintenance-sweep.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
-import { notificationRoutes } from './modules/notifications/index.js';
+import { notificationMailHandler, notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -124,7 +124,8 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
     services,
-    recurring: sweeps,
+    // Registered even without SMTP_URL: mail queued while it was set fails, saying why, instead of waiting forever.
+    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock))],
   });
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {

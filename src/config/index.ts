@@ -67,6 +67,12 @@ export interface Config {
   smtpUrl: string | null;
   /** The sender of the mail the server sends (MAIL_FROM, default `Tabularium <no-reply@HOST of PUBLIC_URL>`). */
   mailFrom: string;
+  /**
+   * Whether in-app notifications are also mailed to their people: when SMTP_URL is set, unless
+   * NOTIFY_MAIL=false (then SMTP serves workflows' send_email nodes only). A person may turn their
+   * own notification mail off (`PATCH /v3/notifications/settings`).
+   */
+  notificationMail: boolean;
   /** Whether workflows' HTTP request nodes may reach private, loopback and link-local addresses (HTTP_REQUEST_PRIVATE, default false). */
   httpRequestPrivate: boolean;
   /** How long `POST …/workflow/hooks/{process_id}` waits for its run to end before it answers the run id instead of the outputs, in ms (WORKFLOW_HOOK_WAIT_MS, default 10000; 0 answers at once). */
@@ -227,6 +233,8 @@ export function loadConfig(env: Env = process.env): Config {
     crashAt: crashAt(env),
     smtpUrl: smtpUrl(env),
     mailFrom: text(env, 'MAIL_FROM', `Tabularium <no-reply@${new URL(publicUrl(env, host, port)).hostname}>`),
+    // NOTIFY_MAIL is checked first, so that a wrong value is refused even while SMTP_URL is unset.
+    notificationMail: flag(env, 'NOTIFY_MAIL', 'true') && smtpUrl(env) !== null,
     httpRequestPrivate: flag(env, 'HTTP_REQUEST_PRIVATE'),
     workflowHookWaitMs: integer(env, 'WORKFLOW_HOOK_WAIT_MS', 10_000, 0, 300_000),
     sharePasswordAttempts: integer(env, 'SHARE_PASSWORD_ATTEMPTS', 5, 1, 1000),
@@ -287,8 +295,8 @@ function defaultFilesDir(databaseUrl: string): string {
   return join(dirname(file), 'files');
 }
 
-function flag(env: Env, name: string): boolean {
-  const raw = text(env, name, 'false').toLowerCase();
+function flag(env: Env, name: string, fallback = 'false'): boolean {
+  const raw = text(env, name, fallback).toLowerCase();
   if (['true', '1', 'yes'].includes(raw)) return true;
   if (['false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);

@@ -431,5 +431,9 @@ export interface MetaSchema {
     link: string;
     read_at: number | null;
     created_at: number;
+    /** When its mail went to the SMTP server (migration 0032; null: not mailed, or not yet). */
+    mailed_at: Generated<number | null>;
   };
+  /** A person's notification choices (migration 0032): `mail` 0 turns their notification mail off; no row: on. */
+  notification_settings: { account_id: string; mail: number; updated_at: number };
 }

@@ -16,10 +16,17 @@ export interface Lease {
 }
 
 /**
+ * Thrown by a handler for a failure that trying again cannot mend (a recipient the mail server
+ * refused for good): the job is marked failed at once, its remaining attempts unused.
+ * @example throw new PermanentJobFailure('the SMTP server refused ann@example.com: 550 no such user')
+ */
+export class PermanentJobFailure extends Error {}
+
+/**
  * One kind of job and what runs it. `run` should finish the job (`lease.finish`) in the transaction
  * that commits its last work, so that the work and the job's end commit together; if it returns
  * without, the worker deletes the job. A thrown error retries the job with backoff; after the last
- * attempt the job is marked failed and `giveUp` is told.
+ * attempt, or at once for a `PermanentJobFailure`, the job is marked failed and `giveUp` is told.
  */
 export interface JobHandler {
   kind: string;
@@ -186,7 +193,7 @@ export class JobWorker {
         return;
       }
       try {
-        if (job.attempt >= job.maxAttempts) {
+        if (job.attempt >= job.maxAttempts || error instanceof PermanentJobFailure) {
           log.error({ err: error, jobId: job.id, kind: job.kind }, 'background job failed for good');
           if (await failJob(db, job, messageOf(error))) await handler.giveUp?.(job, error);
         } else {

@@ -35,6 +35,8 @@ export interface ServiceContext {
   recompute: { start(job: { appId: string; worksheetId: string; fieldIds: string[] }): void; inlineMaxRows: number };
   /** Most drafts one creator keeps in one worksheet's draft box (`DRAFT_LIMIT`). */
   draftLimit: number;
+  /** Whether notifications are also mailed (SMTP_URL set, NOTIFY_MAIL not false): `notify` then queues their mail. */
+  notificationMail: boolean;
   /** Where record writes made through this context come from (the API when absent): a workflow's writes, or a write asking not to trigger workflows. */
   origin?: ChangeSource;
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/connection.js';
 import { queryBuilderReader } from '../db/row-reader.js';
-import { JobWorker, recurringJobHandler, type RecurringJob } from '../jobs/index.js';
+import { JobWorker, type JobHandler } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
@@ -28,13 +28,13 @@ export interface EngineOptions {
   crashAt?: CrashAt | null;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
-  /** The recurring jobs (the sweeps) this worker runs beside the workflows' jobs. */
-  recurring?: readonly RecurringJob[];
+  /** Other background jobs this worker runs beside the engine's (notification mail). */
+  handlers?: JobHandler[];
 }
 
 /**
- * The worker that runs workflows and the recurring jobs (the sweeps) in this process. Started by
- * the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
+ * The worker that runs workflows (and the other background jobs it is given) in this process.
+ * Started by the server unless WORKERS=0; `tabularium worker` runs one without the HTTP interface.
  */
 export function createJobWorker(options: EngineOptions): JobWorker {
   const { database, clock, log } = options;
@@ -70,7 +70,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.recurring ?? []).map((job) => recurringJobHandler(job, db, clock))],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.handlers ?? [])],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

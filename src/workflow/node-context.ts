@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { httpClient } from './http-client.js';
 import { activeMemberEmails } from '../modules/people/index.js';
-import { notify } from '../modules/notifications/index.js';
+import { notify, type Delivery } from '../modules/notifications/index.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import type { NodeContext, TodoPort } from './node-type.js';
 import type { HttpPort, NoticePort } from './node-ports.js';
@@ -23,21 +23,21 @@ export interface NodeServices {
 
 /**
  * The services of a process that runs workflows (the server, `tabularium worker`), from its
- * configuration: mail when `SMTP_URL` is set, outbound HTTP by `HTTP_REQUEST_PRIVATE`. Its owner
- * closes the mailer when it stops.
+ * configuration: mail when `SMTP_URL` is set, outbound HTTP by `HTTP_REQUEST_PRIVATE`, notices
+ * mailed as other notifications are (`notificationMail`). Its owner closes the mailer when it stops.
  */
-export function nodeServices(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'httpRequestPrivate'>): NodeServices {
-  return { mailer: createMailer(config.smtpUrl, config.mailFrom), http: httpClient(config.httpRequestPrivate), notices: inAppNotices };
+export function nodeServices(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'httpRequestPrivate' | 'notificationMail'>): NodeServices {
+  return { mailer: createMailer(config.smtpUrl, config.mailFrom), http: httpClient(config.httpRequestPrivate), notices: inAppNotices({ mail: config.notificationMail }) };
 }
 
 /** A notice node's notices as notifications of kind `notice`, leading to the record when the run has one. */
-function inAppNotices(db: Executor, clock: () => number): NoticePort {
-  return {
+function inAppNotices(delivery: Delivery): NonNullable<NodeServices['notices']> {
+  return (db, clock) => ({
     async notify(notice) {
       const link = notice.worksheetId && notice.rowId ? `/v3/app/worksheets/${notice.worksheetId}/rows/${notice.rowId}` : '';
-      await notify(db, { accountIds: notice.accountIds, kind: 'notice', title: notice.title, body: notice.body, link, appId: notice.appId, at: clock() });
+      await notify(db, { accountIds: notice.accountIds, kind: 'notice', title: notice.title, body: notice.body, link, appId: notice.appId, at: clock() }, delivery);
     },
-  };
+  });
 }
 
 /** Where a node runs: its run, its step's number and try, and the connection its ports act on. */

@@ -32,6 +32,7 @@ describeApi('worksheet schema loads', (ctx) => {
       files: ctx.app.files,
       recompute: { start: () => undefined, inlineMaxRows: 100_000 },
       draftLimit: 10,
+      notificationMail: false,
       profile: 'spec',
     } as ServiceContext;
     const loaded = await Promise.all(Array.from({ length: 10 }, () => loadSchema(service, sheet.id)));

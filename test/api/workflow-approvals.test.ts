@@ -1,11 +1,27 @@
-import { beforeAll, expect, it } from 'vitest';
-import { describeApi } from '../helpers/api-harness.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeApi, type ApiContext } from '../helpers/api-harness.js';
 import { approveStep, batch, block, BLOCK, decideAs, expenseSheet, instanceAction, markStatus, notificationsOf, onlyRun, publishFlow, START, storedItems, TODO, todoList, user } from '../helpers/approval-fixtures.js';
 import { personWithToken, giveRole, type TokenPerson } from '../helpers/people.js';
 import { readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
+import { smtpSink } from '../helpers/smtp-sink.js';
 import { node, runsOf } from '../helpers/workflow-fixtures.js';
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
+
+/** Mail goes to a local SMTP sink: the notifications' mail, and the scenario's send_email to the submitter. */
+const smtp = smtpSink();
+const env: Record<string, string> = { WORKERS: '0' };
+beforeAll(async () => {
+  await smtp.start();
+  env.SMTP_URL = smtp.url();
+});
+afterAll(() => smtp.close());
+
+/** The subjects of the mail the sink took for a person, in the order it came. */
+async function subjectsMailedTo(ctx: ApiContext, who: TokenPerson): Promise<Array<string | undefined>> {
+  const { email } = await ctx.database.db.selectFrom('accounts').select('email').where('id', '=', who.id).executeTakeFirstOrThrow();
+  return smtp.mailbox.filter((mail) => mail.to.includes(email)).map((mail) => mail.headers.get('subject'));
+}
 
 /** Approval workflows end to end: to-dos opened by approve steps, decided over HTTP, the run going on. */
 describeApi(
@@ -28,9 +44,11 @@ describeApi(
       return created.body.data.id;
     };
 
-    it('record created → two approvers (all) → one returns it, the initiator resubmits, both approve → a later node updates the record; notifications along the way', async () => {
+    it('record created → two approvers (all) → one returns it, the initiator resubmits, both approve → a later node updates the record and mails the submitter; notifications, and their mail, along the way', async () => {
+      smtp.mailbox.length = 0;
       const sheet = await expenseSheet(ctx, 'Expenses E2E');
-      const workflowId = await publishFlow(ctx, sheet, [block(), approveStep('managers', { approvers: [user(ben), user(cat)], mode: 'all' }), markStatus(sheet, 'approved')], NOW);
+      const tellSubmitter = node('tell', 'send_email', { to: [{ kind: 'triggerUser' }], subject: `Approved: $${START}-${sheet.field.title}$`, body: 'Your expense was approved.' }, 'mark');
+      const workflowId = await publishFlow(ctx, sheet, [block(), approveStep('managers', { approvers: [user(ben), user(cat)], mode: 'all' }), markStatus(sheet, 'approved'), tellSubmitter], NOW);
       const rowId = await createAs(ann, sheet, 'Laptop');
       await ctx.app.jobs.runUntilIdle();
       const run = await onlyRun(ctx, workflowId);
@@ -86,6 +104,7 @@ describeApi(
         [BLOCK, BLOCK],
         ['managers', 'approved'],
         ['mark', 'next'],
+        ['tell', 'next'],
       ]);
       expect(JSON.parse(finished.state)[BLOCK].exit).toBe('approved');
       expect(valueOf(await readRecord(ctx, sheet, rowId), sheet.field.status)).toBe('approved');
@@ -99,6 +118,9 @@ describeApi(
       for (const who of [ben, cat]) expect((await notificationsOf(ctx, who.id)).map((n) => [n.kind, n.link.startsWith(`${TODO}/${run.id}?workId=`)])).toEqual([['todo', true], ['todo', true]]);
       expect((await todoList(ctx, ben, 'type=-1')).total).toBe(2);
       expect((await todoList(ctx, ben, 'type=4')).total).toBe(0);
+      // Each notification was mailed to its person (SMTP_URL is set), and the send_email node mailed the submitter.
+      for (const who of [ann, ben, cat]) expect(await subjectsMailedTo(ctx, who)).toEqual([...(await notificationsOf(ctx, who.id)).map((n) => n.title), ...(who === ann ? ['Approved: Laptop'] : [])]);
+      expect((await notificationsOf(ctx, ann.id)).map((n) => n.title)).toEqual([expect.stringContaining('resubmit')]);
     });
 
     it('any one: the first decision decides; the other to-do closes and cannot be decided afterwards', async () => {
@@ -247,6 +269,6 @@ describeApi(
       expect([valueOf(record, sheet.field.comment), valueOf(record, sheet.field.status)]).toEqual(['for the new hire', 'filled']);
     });
   },
-  { WORKERS: '0' },
+  env,
   { clock: () => NOW, sweeps: false },
 );

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeApi } from '../helpers/api-harness.js';
+import { smtpSink } from '../helpers/smtp-sink.js';
 import { createRecord, makeSheet, readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
 import { node, publishDirect, runsOf } from '../helpers/workflow-fixtures.js';
 import { RUN_JOB, TriggerType } from '../../src/workflow/index.js';
@@ -14,30 +14,9 @@ let now = NOW;
 const field = (fieldId: string) => ({ kind: 'field' as const, node: START, fieldId });
 const onCreate = (sheet: Sheet) => ({ type: TriggerType.worksheet, alias: START, worksheetId: sheet.id, config: { worksheetId: sheet.id, event: 'create' } });
 
-/** Mail the SMTP sink took: envelope recipients and the raw message. */
-const mailbox: Array<{ to: string[]; raw: string }> = [];
-let refuseOnce = true;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onRcptTo(address, _session, callback) {
-    // One address is refused once with a 4xx: the node tries again with the job's backoff.
-    if (address.address === 'flaky@example.com' && refuseOnce) {
-      refuseOnce = false;
-      return callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-    }
-    return callback();
-  },
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    stream.on('end', () => {
-      mailbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-      callback();
-    });
-  },
-});
+/** Mail the SMTP sink took. */
+const smtp = smtpSink();
+const mailbox = smtp.mailbox;
 
 /** Requests the HTTP sink took; its answers by path. */
 const requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> = [];
@@ -64,13 +43,13 @@ const env: Record<string, string> = { WORKERS: '0', HTTP_REQUEST_PRIVATE: 'true'
 let httpBase = '';
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  await smtp.start();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  env.SMTP_URL = smtp.url();
   httpBase = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await new Promise<void>((resolve) => http.close(() => resolve()));
 });
 
@@ -113,7 +92,8 @@ describeApi(
 
     it('tries again, with backoff, a message the SMTP server refused for now', async () => {
       mailbox.length = 0;
-      refuseOnce = true;
+      // Refused once with a 4xx: the node tries again with the job's backoff.
+      smtp.refuse('flaky@example.com', 451);
       const flow = await publishDirect(ctx, onCreate(sheet), [node('mail', 'send_email', { to: [{ kind: 'email', address: 'flaky@example.com' }], subject: 'Hi', body: 'plain $start_x1-' + sheet.field.title + '$' }, START)], NOW);
       await createRecord(ctx, sheet, [{ id: 'title', value: 'Flaky' }]);
       await ctx.app.jobs.runUntilIdle();

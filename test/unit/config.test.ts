@@ -112,6 +112,7 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     ['SMTP_URL', 'mail.example.com'],
     ['SMTP_URL', 'http://mail.example.com'],
     ['HTTP_REQUEST_PRIVATE', 'maybe'],
+    ['NOTIFY_MAIL', 'off'],
   ];
 
   it.each(cases)('%s=%s', (setting, value) => {
@@ -125,6 +126,12 @@ describe('loadConfig refuses invalid settings with a ConfigError naming the sett
     expect(loadConfig({})).toMatchObject({ smtpUrl: null, mailFrom: 'Tabularium <no-reply@127.0.0.1>', httpRequestPrivate: false });
     expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'Ops <ops@example.com>', HTTP_REQUEST_PRIVATE: 'true', PUBLIC_URL: 'https://t.example.com' })).toMatchObject({ smtpUrl: 'smtps://u:p@mail.example.com:465', mailFrom: 'Ops <ops@example.com>', httpRequestPrivate: true });
     expect(loadConfig({ PUBLIC_URL: 'https://t.example.com' }).mailFrom).toBe('Tabularium <no-reply@t.example.com>');
+  });
+
+  it('mails notifications when SMTP_URL is set, unless NOTIFY_MAIL=false', () => {
+    const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
+    expect([loadConfig({}).notificationMail, loadConfig({ NOTIFY_MAIL: 'true' }).notificationMail]).toEqual([false, false]);
+    expect([loadConfig(smtp).notificationMail, loadConfig({ ...smtp, NOTIFY_MAIL: 'false' }).notificationMail]).toEqual([true, false]);
   });
 
   it('reads the sign-in settings: no SESSION_SECRET (a key in the database), 5 per email and 20 per address', () => {

@@ -135,7 +135,7 @@ export async function postDiscussion(ctx: ServiceContext, worksheetKey: string, 
       link: `/v3/app/worksheets/${schema.id}/rows/${rowId}/discussions`,
       appId: schema.appId,
       at: ctx.now(),
-    });
+    }, { mail: ctx.notificationMail });
   }).catch(async (error: unknown) => {
     await forgetUploads(ctx, uploaded);
     throw error;

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.js';
-import { onCommit } from '../../db/transaction.js';
 import { PSEUDO_USERS } from '../../shared/actor.js';
 import { newRowId } from '../../shared/ids.js';
+import { queueNotificationMail } from './mail-job.js';
 import { insertNotifications } from './repository.js';
 
 /** A notification to create, for each of `accountIds`. */
@@ -18,6 +18,12 @@ export interface Note {
   at: number;
 }
 
+/** How notifications reach their people besides the in-app list. */
+export interface Delivery {
+  /** Also by mail: the server's `notificationMail` (`ServiceContext.notificationMail`), false when SMTP_URL is not set. */
+  mail: boolean;
+}
+
 /** One notification as created. */
 export interface CreatedNotification {
   id: string;
@@ -30,29 +36,18 @@ export interface CreatedNotification {
   createdAt: number;
 }
 
-type Listener = (created: readonly CreatedNotification[]) => void;
-const listeners = new Set<Listener>();
-
-/**
- * Hears every notification created in this process, once its transaction has committed: where mail
- * (SMTP_URL) can hook in. Returns the function that stops hearing.
- * @example const stop = onNotified((notes) => mailer.queue(notes))
- */
-export function onNotified(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /**
  * Creates in-app notifications in the caller's transaction, one per account (each once; pseudo-users
- * such as `user-api` have no inbox and are left out). Listeners hear of them after commit.
- * @example await notify(trx, { accountIds: [approverId], kind: 'todo', title: 'Expense: approve', body: 'Laptop', link: `/v3/app/workflow/instance/${runId}?workId=${workId}`, at: now })
+ * such as `user-api` have no inbox and are left out). With `delivery.mail`, their mail is queued in
+ * the same transaction (one job for all of them, `mail-job.ts`): committed with them, it is sent
+ * even if the process dies right after the commit; rolled back with them, it is never sent.
+ * @example await notify(trx, { accountIds: [approverId], kind: 'todo', title: 'Expense: approve', body: 'Laptop', link: `/v3/app/workflow/instance/${runId}?workId=${workId}`, at: now }, { mail: ctx.notificationMail })
  */
-export async function notify(trx: Executor, note: Note): Promise<CreatedNotification[]> {
+export async function notify(trx: Executor, note: Note, delivery: Delivery): Promise<CreatedNotification[]> {
   const accounts = [...new Set(note.accountIds)].filter((id) => id !== '' && !PSEUDO_USERS.has(id));
   if (accounts.length === 0) return [];
   const created = accounts.map((accountId) => ({ id: newRowId(), accountId, appId: note.appId ?? null, kind: note.kind, title: note.title, body: note.body, link: note.link, createdAt: note.at }));
   await insertNotifications(trx, created);
-  if (listeners.size > 0) onCommit(trx, () => listeners.forEach((listener) => listener(created)));
+  if (delivery.mail) await queueNotificationMail(trx, created.map((n) => n.id), note.at);
   return created;
 }

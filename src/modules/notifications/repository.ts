@@ -39,3 +39,37 @@ export async function unreadCount(db: Executor, accountId: string): Promise<numb
   const row = await ofAccount(db, accountId, true).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Those of these notifications that have not been mailed yet (the rest are gone, or mailed by an earlier try). */
+export async function unmailed(db: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('notifications').select(['id', 'account_id', 'title', 'body', 'link']).where('id', 'in', ids).where('mailed_at', 'is', null).execute();
+}
+
+/** Records that a notification's mail went out. */
+export async function markMailed(db: Executor, id: string, now: number): Promise<void> {
+  await db.updateTable('notifications').set({ mailed_at: now }).where('id', '=', id).execute();
+}
+
+/** Which of these accounts turned their notification mail off. */
+export async function mailTurnedOff(db: Executor, accountIds: readonly string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db.selectFrom('notification_settings').select('account_id').where('account_id', 'in', accountIds).where('mail', '=', 0).execute();
+  return new Set(rows.map((r) => r.account_id));
+}
+
+/** An account's notification choices (mail on when it never made one). */
+export async function settingsOf(db: Executor, accountId: string): Promise<{ mail: boolean }> {
+  const row = await db.selectFrom('notification_settings').select('mail').where('account_id', '=', accountId).executeTakeFirst();
+  return { mail: row === undefined || Number(row.mail) === 1 };
+}
+
+/** Stores an account's notification choices. */
+export async function saveSettings(db: Executor, accountId: string, settings: { mail: boolean }, now: number): Promise<void> {
+  const mail = settings.mail ? 1 : 0;
+  await db
+    .insertInto('notification_settings')
+    .values({ account_id: accountId, mail, updated_at: now })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ mail, updated_at: now }))
+    .execute();
+}

@@ -21,4 +21,16 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Mark notifications read: some by id, or all', body: schemas.ReadBody, response: responses(schemas.ReadResult) },
     handler: async (request) => ok(await service.markNotificationsRead(serviceContext(request), request.body)),
   });
+
+  app.get('/notifications/settings', {
+    config: { access: reads('user:me') },
+    schema: { tags, summary: "The caller's notification settings: whether their notifications are mailed to them", response: responses(schemas.Settings) },
+    handler: async (request) => ok(await service.notificationSettings(serviceContext(request))),
+  });
+
+  app.patch('/notifications/settings', {
+    config: { access: writes('user:me') },
+    schema: { tags, summary: "Change the caller's notification settings: mail false stops their notification mail", body: schemas.SettingsBody, response: responses(schemas.Settings) },
+    handler: async (request) => ok(await service.editNotificationSettings(serviceContext(request), request.body)),
+  });
 };

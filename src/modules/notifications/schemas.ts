@@ -29,3 +29,12 @@ export const ReadBody = Type.Object({
 });
 
 export const ReadResult = Type.Object({ updated: Type.Integer(), unread: Type.Integer() });
+
+export const Settings = Type.Object({
+  mail: Type.Boolean({ description: 'Whether your notifications are also mailed to you (default true)' }),
+  mailAvailable: Type.Boolean({ description: 'Whether this server mails notifications at all (SMTP_URL is set, NOTIFY_MAIL is not false)' }),
+});
+
+export const SettingsBody = Type.Object({
+  mail: Type.Optional(LenientBoolean({ description: 'false: stop mailing your notifications to you; true: mail them again' })),
+});

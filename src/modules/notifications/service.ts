@@ -44,3 +44,16 @@ export async function markNotificationsRead(ctx: ServiceContext, input: { ids?: 
   const updated = await repository.markRead(ctx.db, accountId, input.all === true ? null : input.ids!, ctx.now());
   return { updated, unread: await repository.unreadCount(ctx.db, accountId) };
 }
+
+/** The caller's notification choices, and whether this server mails notifications at all (SMTP_URL, NOTIFY_MAIL). */
+export async function notificationSettings(ctx: ServiceContext) {
+  const settings = await repository.settingsOf(ctx.db, ownerOf(ctx));
+  return { ...settings, mailAvailable: ctx.notificationMail };
+}
+
+/** Changes the caller's notification choices: `mail` false stops the mail of their notifications (the in-app ones stay). */
+export async function editNotificationSettings(ctx: ServiceContext, input: { mail?: boolean }) {
+  const accountId = ownerOf(ctx);
+  if (input.mail !== undefined) await repository.saveSettings(ctx.db, accountId, { mail: input.mail }, ctx.now());
+  return notificationSettings(ctx);
+}

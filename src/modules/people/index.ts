@@ -8,7 +8,7 @@ export { createDepartment, deleteDepartment, departmentTree, editDepartment, get
 export type { DepartmentNode } from './department-tree.js';
 export { createGroup, deleteGroup, listGroups, renameGroup, type GroupKind, type GroupRow } from './groups.js';
 export { importOrganization, type ImportReport } from './org-import.js';
-export { activeMemberEmails, activeMembers } from './repository.js';
+export { activeAccountEmails, activeMemberEmails, activeMembers } from './repository.js';
 export { existingDepartments } from './department-repository.js';
 export { existingGroups } from './group-repository.js';
 export { accountsInGroups, departmentManagersOf, type PeopleGroups } from './member-accounts.js';

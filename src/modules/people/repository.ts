@@ -147,6 +147,16 @@ export async function activeMemberEmails(db: Executor, organizationId: string, a
   return new Map((await activeMemberRows(db, organizationId, accountIds)).map((r) => [r.id, r.email]));
 }
 
+/**
+ * The email addresses of those of these accounts that are active (status 1) and have one, by account
+ * id, whatever organization they belong to (for mail to a person, such as their notifications).
+ */
+export async function activeAccountEmails(db: Executor, accountIds: readonly string[]): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').select(['id', 'email']).where('id', 'in', accountIds).where('status', '=', 1).where('email', '<>', '').execute();
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
 /** Whether the account administers the organization (for the strategies that build a person's actor). */
 export async function isOrganizationAdmin(db: Executor, organizationId: string, accountId: string): Promise<boolean> {
   const row = await db

@@ -82,7 +82,7 @@ export async function urgeInstance(ctx: ServiceContext, instanceId: string): Pro
     }
     await repository.recordUrge(trx, run.id, ctx.actor.accountId, now);
     for (const item of pending) {
-      await notify(trx, { accountIds: [item.assignee_id], kind: 'urge', title: `Reminder: ${item.process_name} (${item.node_name})`, body: item.title, link: `/v3/app/workflow/instance/${run.id}?workId=${item.id}`, appId: run.app_id, at: now });
+      await notify(trx, { accountIds: [item.assignee_id], kind: 'urge', title: `Reminder: ${item.process_name} (${item.node_name})`, body: item.title, link: `/v3/app/workflow/instance/${run.id}?workId=${item.id}`, appId: run.app_id, at: now }, { mail: ctx.notificationMail });
     }
   });
   return { urged: [...new Set(pending.map((item) => item.assignee_id))] };

@@ -94,7 +94,7 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
       await repository.insertItems(db, rows);
       for (const row of rows) {
         const body = [title, options.note].filter(Boolean).join(' — ');
-        await notify(db, { accountIds: [row.assignee_id], kind: NOTE_KIND[kind], title: `${processName}: ${KIND_WORDS[kind]} (${step.nodeName})`, body, link: todoLink(step.id, row.id), appId: step.appId, at: now });
+        await notify(db, { accountIds: [row.assignee_id], kind: NOTE_KIND[kind], title: `${processName}: ${KIND_WORDS[kind]} (${step.nodeName})`, body, link: todoLink(step.id, row.id), appId: step.appId, at: now }, { mail: ctx.notificationMail });
       }
     },
 
@@ -107,7 +107,7 @@ export function todoPort(ctx: ServiceContext, step: NodeContext['run']): TodoPor
 
     async notify(accountIds, note) {
       const { processName } = await describe();
-      await notify(db, { accountIds, kind: note.kind, title: note.title || processName, body: note.body, link: `/v3/app/workflow/instance/${step.id}`, appId: step.appId, at: ctx.now() });
+      await notify(db, { accountIds, kind: note.kind, title: note.title || processName, body: note.body, link: `/v3/app/workflow/instance/${step.id}`, appId: step.appId, at: ctx.now() }, { mail: ctx.notificationMail });
     },
   };
 }
