@@ -44,8 +44,10 @@ import { workflowRunRoutes } from './modules/workflow-runs/index.js';
 import { createJobWorker } from './workflow/engine.js';
 import { nodeServices } from './workflow/node-context.js';
 import { workflowDefinitionRoutes } from './modules/workflows/index.js';
-import { reconcileTimeTriggers } from './workflow/index.js';
-import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
+import { reconcileTimeTriggers, timeoutSweepJob } from './workflow/index.js';
+import { planRecurringJobs, recurringJobHandler } from './jobs/index.js';
+import { maintenanceSweepJob } from './jobs/maintenance-sweep.js';
+import { runTodos, workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationMailHandler, notificationRoutes } from './modules/notifications/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
@@ -105,10 +107,10 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   app.addHook('onClose', () => recompute.close());
   await recompute.resume();
   app.addHook('onClose', () => indexes.close());
-  const recycleBin = new RecycleBinSweep(database.db, config.recycleBinDays, app.clock, (actor) => contextOf(app, actor, app.log), (error) => app.log.error({ err: error }, 'emptying the recycle bin failed'));
+  const recycleBin = new RecycleBinSweep(database.db, config.recycleBinDays, app.clock, (actor) => contextOf(app, actor, app.log));
   app.decorate('recycleBin', recycleBin);
-  app.addHook('onReady', () => recycleBin.start());
-  app.addHook('onClose', () => recycleBin.close());
+  // The periodic sweeps are recurring jobs: one pending job each over every process, run by a process with workers.
+  const sweeps = [maintenanceSweepJob({ db: database.db, log: app.log, intervalMinutes: config.sweepIntervalMinutes }), recycleBin.job, timeoutSweepJob(database.db, { dialect: database.dialect, runTodos }, app.log)];
 
   const services = nodeServices(config);
   const jobs = createJobWorker({
@@ -123,9 +125,12 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     crashAt: config.crashAt,
     services,
     // Registered even without SMTP_URL: mail queued while it was set fails, saying why, instead of waiting forever.
-    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log })],
+    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock))],
   });
   app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => {
+    await planRecurringJobs(database.db, sweeps, app.clock()).catch((error: unknown) => app.log.error({ err: error }, 'planning the sweeps failed'));
+  });
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
   // Schedules and date-field triggers whose job chain was lost (or predates it) are planned again.
   app.addHook('onReady', async () => {

@@ -4,14 +4,11 @@ import { ConfigError, type Config } from './config/index.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetup } from './modules/setup/index.js';
-import { startMaintenanceSweep, type MaintenanceSweep } from './jobs/maintenance-sweep.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: Database;
   url: string;
-  /** The maintenance sweep's schedule; null with SWEEP_INTERVAL_MINUTES=0. */
-  sweep: MaintenanceSweep | null;
   close(): Promise<void>;
 }
 
@@ -50,14 +47,13 @@ function databaseFailure(error: unknown): unknown {
 
 /**
  * Opens and migrates the database, then starts the program on it with `start` (which hands the app
- * to `built` as soon as it exists), and the maintenance sweep unless `sweeps` is false; `close`
- * stops the sweep, the app and the database. Whatever fails on the way closes what was opened.
+ * to `built` as soon as it exists); `close` closes the app and the database. Whatever fails on the
+ * way closes what was opened.
  */
 async function startOn<T extends { app: FastifyInstance }>(
   config: Config,
-  sweeps: boolean,
   start: (database: Database, built: (app: FastifyInstance) => FastifyInstance) => Promise<T>,
-): Promise<T & { database: Database; sweep: MaintenanceSweep | null; close(): Promise<void> }> {
+): Promise<T & { database: Database; close(): Promise<void> }> {
   const database = openDatabase(config.databaseUrl);
   let builtApp: FastifyInstance | undefined;
   try {
@@ -66,13 +62,10 @@ async function startOn<T extends { app: FastifyInstance }>(
     });
     const started = await start(database, (app) => (builtApp = app));
     const { app } = started;
-    const sweep = sweeps ? startMaintenanceSweep({ db: database.db, clock: app.clock, log: app.log, intervalMinutes: config.sweepIntervalMinutes }) : null;
     return {
       ...started,
       database,
-      sweep,
       close: async () => {
-        await sweep?.stop();
         await app.close();
         await database.close();
       },
@@ -85,12 +78,12 @@ async function startOn<T extends { app: FastifyInstance }>(
 }
 
 /**
- * Opens the database, applies migrations, sets up an empty database, listens, and starts the
- * maintenance sweep (stopped by `close`).
+ * Opens the database, applies migrations, sets up an empty database, listens, and (WORKERS > 0)
+ * runs background jobs, the sweeps among them.
  * @example const server = await startServer(loadConfig()); … await server.close();
  */
 export function startServer(config: Config): Promise<RunningServer> {
-  return startOn(config, true, async (database, built) => {
+  return startOn(config, async (database, built) => {
     const setup = await ensureSetup(database.db, Date.now());
     // Printed before anything else can fail: the secrets are stored only as hashes, so a start
     // that dies later (port taken, Redis down) must not swallow them.
@@ -107,8 +100,6 @@ export function startServer(config: Config): Promise<RunningServer> {
 export interface RunningWorker {
   app: FastifyInstance;
   database: Database;
-  /** The maintenance sweep's schedule; null with SWEEP_INTERVAL_MINUTES=0 or `--once`. */
-  sweep: MaintenanceSweep | null;
   close(): Promise<void>;
 }
 
@@ -117,15 +108,14 @@ export interface RunningWorker {
  * app that does not listen: `tabularium worker`, so that workflow runs scale apart from the API
  * (whose processes may then run with WORKERS=0). The app is the server's (buildApp): the same
  * node services (mail, HTTP), the same replanning of lost time triggers when it is ready, the mailer
- * closed with it. It runs the maintenance sweep as a server does (each delete is idempotent, so
- * several processes sweeping only repeat each other's work), so that a deployment whose API
- * processes are few still sweeps. With `once`, nothing is started (no jobs, no sweep): the caller
- * runs `app.jobs.runUntilIdle()` and closes; `tabularium sweep` is the one-shot sweep.
+ * closed with it; the sweeps are among its jobs, so a deployment whose API processes run none
+ * (WORKERS=0) sweeps here. With `once`, the worker is not started: the caller runs
+ * `app.jobs.runUntilIdle()` (the sweeps that are due included) and closes.
  * @example const worker = await startWorker(loadConfig()); … await worker.close();
  */
 export async function startWorker(config: Config, once = false): Promise<RunningWorker> {
   if (config.workers < 1) throw new ConfigError('WORKERS', 'must be at least 1 for tabularium worker, got 0');
-  return startOn(config, !once, async (database, built) => {
+  return startOn(config, async (database, built) => {
     const app = built(await buildApp({ config, database, startJobs: !once }));
     await app.ready();
     app.log.info(`Tabularium worker runs ${config.workers} background jobs at once on ${database.dialect.label}${once ? ', until none is due' : ''}`);

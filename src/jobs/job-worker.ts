@@ -46,15 +46,6 @@ export interface JobWorkerOptions {
   pollMs: number;
   /** How long a claim holds a job before another worker may take it over (ms). */
   leaseMs: number;
-  /** Periodic work beside the jobs (sweeps), run every `everyMs` while the worker runs, never twice at once. */
-  chores?: Chore[];
-}
-
-/** Periodic work a worker does beside its jobs. */
-export interface Chore {
-  name: string;
-  everyMs: number;
-  run(): Promise<unknown>;
 }
 
 /** The delay before attempt n+1: 1 s, 2 s, 4 s … capped at 5 minutes. */
@@ -81,8 +72,6 @@ export class JobWorker {
   private wakeUp: (() => void) | null = null;
   private woken = false;
   private unsubscribe: (() => void) | null = null;
-  private readonly choreTimers: NodeJS.Timeout[] = [];
-  private readonly choresRunning = new Map<string, Promise<void>>();
 
   constructor(private readonly options: JobWorkerOptions) {
     this.handlers = new Map(options.handlers.map((h) => [h.kind, h]));
@@ -95,21 +84,6 @@ export class JobWorker {
     this.running = true;
     this.unsubscribe = onJobsAnnounced(() => this.wake());
     this.loop = this.poll();
-    for (const chore of this.options.chores ?? []) {
-      const timer = setInterval(() => this.runChore(chore), chore.everyMs);
-      timer.unref();
-      this.choreTimers.push(timer);
-    }
-  }
-
-  private runChore(chore: Chore): void {
-    if (!this.running || this.choresRunning.has(chore.name)) return;
-    const work = chore
-      .run()
-      .then(() => undefined)
-      .catch((error: unknown) => this.options.log.error({ err: error, chore: chore.name }, 'a background chore failed'))
-      .finally(() => this.choresRunning.delete(chore.name));
-    this.choresRunning.set(chore.name, work);
   }
 
   /** Looks for due jobs now. */
@@ -122,10 +96,9 @@ export class JobWorker {
   async close(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
-    for (const timer of this.choreTimers.splice(0)) clearInterval(timer);
     this.wake();
     await this.loop;
-    await Promise.allSettled([...this.active, ...this.choresRunning.values()]);
+    await Promise.allSettled([...this.active]);
   }
 
   /**

@@ -3,12 +3,13 @@ import type { Executor } from '../db/connection.js';
 import { sweepExpired as sweepAccessTokens } from '../modules/access-tokens/index.js';
 import { sweepExpired as sweepOAuth } from '../modules/oauth/index.js';
 import { sweepExpired as sweepSignIn } from '../modules/sign-in/index.js';
+import type { RecurringJob } from './recurring-jobs.js';
 
 /**
  * The maintenance sweep: removes the rows of credentials that can no longer be used, each module by
- * its own rules (its `sweepExpired`). Self-contained on purpose: `jobs/` is where the durable job
- * queue will live, and this becomes one of its recurring jobs then. Every process may run it; each
- * delete is idempotent, so two processes sweeping at once only repeat each other's work.
+ * its own rules (its `sweepExpired`): a recurring job of the queue (`maintenanceSweepJob`), and
+ * `tabularium sweep` by hand. Each delete is idempotent, so a sweep by hand beside the job's, or a
+ * job's sweep repeated after a crash, only repeats work.
  */
 
 /** How many rows one sweep removed, by kind. */
@@ -33,57 +34,32 @@ export async function runMaintenanceSweep(ctx: MaintenanceContext, now: number):
   return { ...(await sweepSignIn(ctx.db, now)), ...(await sweepOAuth(ctx.db, now)), ...(await sweepAccessTokens(ctx.db, now)) };
 }
 
-/** A running schedule of sweeps. */
-export interface MaintenanceSweep {
-  /** Resolves when no sweep is running (the one in progress has finished). */
-  idle(): Promise<void>;
-  /** No further sweep starts; resolves when the one in progress has finished. */
-  stop(): Promise<void>;
-}
+/** The job kind (and id) of the maintenance sweep. */
+export const MAINTENANCE_SWEEP_JOB = 'sweep.maintenance';
 
-export interface SweepSchedule extends MaintenanceContext {
-  clock: () => number;
-  log: Pick<FastifyBaseLogger, 'info' | 'debug' | 'error'>;
+export interface MaintenanceSchedule extends MaintenanceContext {
+  log: Pick<FastifyBaseLogger, 'info' | 'debug'>;
   /** Minutes between sweeps (SWEEP_INTERVAL_MINUTES); 0: none. */
   intervalMinutes: number;
 }
 
 /**
- * Sweeps once now, then every `intervalMinutes`, one sweep at a time, on a timer that does not keep
- * the process alive; a failed sweep is logged and tried again at the next tick. Null when the
- * interval is 0 (SWEEP_INTERVAL_MINUTES=0: sweep with `tabularium sweep` from cron instead).
- * @example const sweep = startMaintenanceSweep({ db, clock: Date.now, log, intervalMinutes: 60 }); … await sweep?.stop()
+ * The maintenance sweep as a recurring job: due as soon as it is first planned, then every
+ * `intervalMinutes`; off with 0 (SWEEP_INTERVAL_MINUTES=0: sweep with `tabularium sweep` from cron
+ * instead). A sweep that removed something logs the counts.
+ * @example recurringJobHandler(maintenanceSweepJob({ db, log, intervalMinutes: 60 }), db, clock)
  */
-export function startMaintenanceSweep(schedule: SweepSchedule): MaintenanceSweep | null {
-  if (schedule.intervalMinutes === 0) return null;
+export function maintenanceSweepJob(schedule: MaintenanceSchedule): RecurringJob {
   const { log } = schedule;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (stopped || running) return;
-    running = runMaintenanceSweep(schedule, schedule.clock())
-      .then(
-        (counts) => {
-          const removed = Object.values(counts).reduce((sum, n) => sum + n, 0);
-          if (removed > 0) log.info({ sweep: counts }, `maintenance sweep removed ${removed} expired rows`);
-          else log.debug('maintenance sweep: nothing expired');
-        },
-        (error: unknown) => log.error({ err: error }, `the maintenance sweep failed; it runs again in ${schedule.intervalMinutes} minutes`),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, schedule.intervalMinutes * 60_000).unref();
-  tick();
   return {
-    idle: async () => {
-      await running;
-    },
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+    kind: MAINTENANCE_SWEEP_JOB,
+    everyMs: schedule.intervalMinutes * 60_000,
+    firstAfterMs: 0,
+    run: async (now) => {
+      const counts = await runMaintenanceSweep(schedule, now);
+      const removed = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      if (removed > 0) log.info({ sweep: counts }, `maintenance sweep removed ${removed} expired rows`);
+      else log.debug('maintenance sweep: nothing expired');
     },
   };
 }

@@ -6,15 +6,12 @@ import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
 import type { CrashAt } from '../config/index.js';
-import { sweepTimedOutRuns } from './run-limits.js';
 import type { NodeServices } from './node-context.js';
 import { dateSweepHandler } from './date-sweep-job.js';
 import { workflowRunHandler, type RunnerDeps } from './runner.js';
 import { scheduleJobHandler } from './schedule-job.js';
 import { runTodos, todoPort } from '../modules/workflow-instances/index.js';
-
-/** How often a process with workers looks for runs past their timeout. */
-const TIMEOUT_SWEEP_MS = 60_000;
+import { organizationOfApp } from '../modules/apps/index.js';
 
 export interface EngineOptions {
   database: Database;
@@ -42,8 +39,7 @@ export function runnerDeps(options: EngineOptions): RunnerDeps {
   const organizationOf = async (appId: string): Promise<string> => {
     let found = organizations.get(appId);
     if (found === undefined) {
-      const row = await database.db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst();
-      found = row?.organization_id ?? '';
+      found = (await organizationOfApp(database.db, appId)) ?? '';
       organizations.set(appId, found);
     }
     return found;
@@ -87,6 +83,5 @@ export function createJobWorker(options: EngineOptions, deps: RunnerDeps = runne
     concurrency: Math.max(1, options.concurrency),
     pollMs: options.pollMs,
     leaseMs: options.leaseMs ?? 60_000,
-    chores: [{ name: 'workflow timeouts', everyMs: TIMEOUT_SWEEP_MS, run: () => sweepTimedOutRuns(db, deps, clock(), log) }],
   });
 }

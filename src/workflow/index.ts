@@ -11,7 +11,7 @@ export { GIVEN_LATER, inputFields, inputProblems, inputsOf, readInputs, type Inp
 export type { NodeServices } from './node-context.js';
 export type { HttpPort, MailPort, Notice, NoticePort, PeoplePort, WorkflowsPort } from './node-ports.js';
 export { ConditionGroup, Condition, groupHolds } from './conditions.js';
-export { endRun, sweepTimedOutRuns } from './run-limits.js';
+export { endRun, sweepTimedOutRuns, timeoutSweepJob, TIMEOUT_SWEEP_JOB } from './run-limits.js';
 export { RunMoved } from './run-store.js';
 export type { RunLimits } from './definition.js';
 export { planTimeTrigger, reconcileTimeTriggers, DATE_SWEEP_MS } from './time-triggers.js';

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/connection.js';
 import type { SqlDialect } from '../db/dialect/sql-dialect.js';
 import { inTransaction, onCommit } from '../db/transaction.js';
+import type { RecurringJob } from '../jobs/index.js';
 import { noteProcessState } from '../modules/records/index.js';
 import { processPatch } from './run-process.js';
 import { announceRunEnded } from './run-signal.js';
@@ -84,10 +85,27 @@ export async function endRun(db: Executor, ending: RunEnding, runId: string, sta
 /** How many timed-out runs one sweep ends at most; the next sweep goes on. */
 const SWEEP_BATCH = 500;
 
+/** The job kind (and id) of the timeout sweep. */
+export const TIMEOUT_SWEEP_JOB = 'sweep.workflow-timeouts';
+
 /**
- * Aborts the runs whose timeout (`limits.timeoutSeconds` after their trigger) has passed. Every
- * process with workers sweeps once a minute; two sweeps at once end each run once (`endRun`).
- * Returns how many runs it ended.
+ * The timeout sweep as a recurring job, once a minute in one process with workers: a run is
+ * aborted at most a minute (plus the worker's poll) after its timeout.
+ */
+export function timeoutSweepJob(db: Executor, ending: RunEnding, log: FastifyBaseLogger): RecurringJob {
+  return {
+    kind: TIMEOUT_SWEEP_JOB,
+    everyMs: 60_000,
+    firstAfterMs: 60_000,
+    run: async (now) => {
+      await sweepTimedOutRuns(db, ending, now, log);
+    },
+  };
+}
+
+/**
+ * Aborts the runs whose timeout (`limits.timeoutSeconds` after their trigger) has passed; run by
+ * `timeoutSweepJob`. Two sweeps at once end each run once (`endRun`). Returns how many runs it ended.
  */
 export async function sweepTimedOutRuns(db: Executor, ending: RunEnding, now: number, log?: FastifyBaseLogger): Promise<number> {
   const due = await db

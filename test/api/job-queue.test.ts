@@ -83,5 +83,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock },
+  { clock, sweeps: false },
 );

@@ -195,5 +195,7 @@ for (const [title, quiet, leftover] of [
       });
     },
     quiet,
+    // The queue must hold no job at all here: the sweeps' jobs are left out.
+    { sweeps: false },
   );
 }

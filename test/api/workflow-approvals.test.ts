@@ -276,5 +276,5 @@ describeApi(
     });
   },
   env,
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );

@@ -171,5 +171,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );

@@ -5,7 +5,7 @@ import { describeApi } from '../helpers/api-harness.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { createRecord, makeSheet, readRecord, valueOf, type Sheet } from '../helpers/record-fixtures.js';
 import { node, publishDirect, runsOf } from '../helpers/workflow-fixtures.js';
-import { TriggerType } from '../../src/workflow/index.js';
+import { RUN_JOB, TriggerType } from '../../src/workflow/index.js';
 
 const NOW = Date.UTC(2026, 10, 25, 9, 0, 0);
 const START = 'start_x1';
@@ -100,7 +100,7 @@ describeApi(
       // Nothing committed yet: the trigger's step is kept for the commit of the mail's.
       let [run] = await runsOf(ctx, flow);
       expect(run.status).toBe('queued');
-      const [job] = await ctx.database.db.selectFrom('background_jobs').select(['run_at', 'attempts', 'last_error']).execute();
+      const [job] = await ctx.database.db.selectFrom('background_jobs').select(['run_at', 'attempts', 'last_error']).where('kind', '=', RUN_JOB).execute();
       expect([Number(job.run_at), job.last_error]).toEqual([NOW + 1000, expect.stringContaining('451')]);
       now = NOW + 1000;
       await ctx.app.jobs.runUntilIdle();

@@ -132,5 +132,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock },
+  { clock, sweeps: false },
 );

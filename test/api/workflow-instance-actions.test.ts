@@ -165,7 +165,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => actionsNow },
+  { clock: () => actionsNow, sweeps: false },
 );
 
 describeApi(
@@ -236,5 +236,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => deadlineNow },
+  { clock: () => deadlineNow, sweeps: false },
 );

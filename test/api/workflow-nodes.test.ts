@@ -184,5 +184,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => now },
+  { clock: () => now, sweeps: false },
 );

@@ -83,7 +83,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );
 
 describeApi(
@@ -135,7 +135,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );
 
 describe('workflow runs', () => {

@@ -108,7 +108,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => clock.now },
+  { clock: () => clock.now, sweeps: false },
 );
 
 const dateClock = { now: 0 };
@@ -184,5 +184,5 @@ describeApi(
     });
   },
   { WORKERS: '0', TIME_ZONE: 'UTC' },
-  { clock: () => dateClock.now },
+  { clock: () => dateClock.now, sweeps: false },
 );

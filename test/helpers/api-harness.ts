@@ -9,6 +9,18 @@ import { openDatabase, type Database } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { ensureSetup, type FreshSetup } from '../../src/modules/setup/index.js';
 import { describeEachEngine, type TestDatabase } from './databases.js';
+import { SWEEP_JOBS } from './sweep-jobs.js';
+
+export interface ApiOptions {
+  /** The app's clock (epoch ms); Date.now when absent. */
+  clock?: () => number;
+  logger?: FastifyServerOptions['logger'];
+  /**
+   * false: the recurring sweep jobs are removed once the app is ready, for tests that count the
+   * queue's jobs, or move the clock past the sweeps' times and sweep by hand.
+   */
+  sweeps?: boolean;
+}
 
 /** The envelope every response carries. */
 export interface Envelope<T = unknown> {
@@ -42,7 +54,7 @@ export interface ApiContext {
  * TEST_DATABASE_URL is set (otherwise the block is reported as skipped, with the reason).
  * Each engine gets a fresh database (or schema), set up as on first run, dropped afterwards.
  */
-export function describeApi(title: string, define: (ctx: ApiContext) => void, env: Record<string, string> = {}, options: { clock?: () => number; logger?: FastifyServerOptions['logger'] } = {}): void {
+export function describeApi(title: string, define: (ctx: ApiContext) => void, env: Record<string, string> = {}, options: ApiOptions = {}): void {
   describeEachEngine(title, (engine) => {
     const ctx = { engine: engine.name } as ApiContext;
     let testDatabase: TestDatabase;
@@ -65,6 +77,7 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
       ctx.setup = result.setup;
       ctx.app = await buildApp({ config: ctx.config, database: ctx.database, logger: options.logger ?? false, clock: options.clock });
       await ctx.app.ready();
+      if (options.sweeps === false) await ctx.database.db.deleteFrom('background_jobs').where('id', 'in', SWEEP_JOBS).execute();
       const prefix = ctx.config.headerPrefix;
       ctx.auth = { [`${prefix}-Appkey`]: ctx.setup.app.appKey, [`${prefix}-Sign`]: ctx.setup.app.sign };
       ctx.call = async (method, url, body, headers) => {

@@ -3,9 +3,9 @@ import { runMaintenanceSweep } from '../../jobs/maintenance-sweep.js';
 import { printResult, withDatabase } from './with-database.js';
 
 /**
- * `tabularium sweep`: one maintenance sweep now (what a running server does every
- * SWEEP_INTERVAL_MINUTES), printing how many rows of each kind it removed. For cron when the
- * servers' own sweep is off (SWEEP_INTERVAL_MINUTES=0).
+ * `tabularium sweep`: one maintenance sweep now, outside the job queue (what its recurring job does
+ * every SWEEP_INTERVAL_MINUTES in a process with workers), printing how many rows of each kind it
+ * removed. For cron when the job is off (SWEEP_INTERVAL_MINUTES=0) or no process runs jobs.
  */
 export function registerSweep(program: Command): void {
   program

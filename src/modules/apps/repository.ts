@@ -24,6 +24,11 @@ export async function insertCustomPage(db: Executor, row: { id: string; app_id: 
   await db.insertInto('custom_pages').values(row).execute();
 }
 
+/** The organization an application belongs to; undefined when the application is gone. */
+export async function organizationOf(db: Executor, appId: string): Promise<string | undefined> {
+  return (await db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst())?.organization_id;
+}
+
 export async function firstAppOf(db: Executor, organizationId: string) {
   return db.selectFrom('apps').select(['id']).where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').executeTakeFirst();
 }

@@ -132,6 +132,15 @@ export async function addItems(ctx: ServiceContext, items: Array<{ sectionId: st
 
 
 /** The first application of an organization, if any. */
+/**
+ * The organization an application belongs to, for code that acts within an application without a
+ * caller (a share viewer, a workflow run); undefined when the application is gone.
+ * @example const organizationId = await organizationOfApp(db, appId)
+ */
+export async function organizationOfApp(db: Executor, appId: string): Promise<string | undefined> {
+  return repository.organizationOf(db, appId);
+}
+
 export async function firstAppOf(db: Executor, organizationId: string): Promise<string | undefined> {
   return (await repository.firstAppOf(db, organizationId))?.id;
 }

@@ -2,7 +2,7 @@
 export { recordRoutes } from './routes.js';
 export { recordLogRoutes } from './logs/log-routes.js';
 export { ruleRoutes } from './rules/routes.js';
-export { RecycleBinSweep } from './recycle-bin-sweep.js';
+export { RECYCLE_BIN_JOB, RecycleBinSweep } from './recycle-bin-sweep.js';
 /** What other modules (discussions) use of records: liveness, members, and the file store's write path. */
 export { liveRecordIds, visibleLiveIds } from './repository.js';
 export { checkReferencesExist, resolveReferences } from './references.js';

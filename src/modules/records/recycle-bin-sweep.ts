@@ -7,22 +7,22 @@ import { loadSchema } from '../worksheets/index.js';
 import { deletedBefore } from './repository.js';
 import { removeRecords } from './writer.js';
 import { systemActor } from '../../access/index.js';
+import type { RecurringJob } from '../../jobs/index.js';
 
 const DAY = 86_400_000;
 /** Records removed per write: short transactions, so that other writes go on between them. */
 const BATCH = 1_000;
-/** How often the bin is swept, and how long after start the first sweep waits. */
-const EVERY = 3_600_000;
-const FIRST_AFTER = 60_000;
+
+/** The job kind (and id) of the recycle-bin sweep. */
+export const RECYCLE_BIN_JOB = 'sweep.recycle-bin';
 
 /**
  * Empties the recycle bin of records deleted more than `RECYCLE_BIN_DAYS` ago: each goes for good
  * through the record writer, as a permanent delete does (its links, sub-table rows, files and log
- * with it), a thousand per transaction. Runs hourly in every process; two processes sweeping at
- * once remove each record once (the second finds it gone).
+ * with it), a thousand per transaction. Run hourly as a recurring job (`job`); two sweeps at once
+ * (one by hand beside the job's) remove each record once (the second finds it gone).
  */
 export class RecycleBinSweep {
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
   constructor(
@@ -31,35 +31,32 @@ export class RecycleBinSweep {
     private readonly clock: () => number,
     /** The context the sweep acts in, for one application. */
     private readonly contextFor: (actor: Actor) => ServiceContext,
-    private readonly onError: (error: unknown) => void,
   ) {}
 
-  start(): void {
-    const run = () => {
-      this.sweep().catch(this.onError);
+  /** The recurring job: hourly, the first a minute after it is first planned (not in the rush of a first start). */
+  get job(): RecurringJob {
+    return {
+      kind: RECYCLE_BIN_JOB,
+      everyMs: 3_600_000,
+      firstAfterMs: 60_000,
+      run: async (_now, extendLease) => {
+        await this.sweep(extendLease);
+      },
     };
-    const first = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, EVERY).unref();
-    }, FIRST_AFTER).unref();
-    this.timer = first;
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** One sweep: returns how many records it removed. One at a time per process. */
-  sweep(): Promise<number> {
-    this.running ??= this.sweepAll().finally(() => {
+  /**
+   * One sweep: returns how many records it removed. One at a time per process. `between` is called
+   * after each batch (the job's lease is extended there).
+   */
+  sweep(between: () => Promise<void> = async () => undefined): Promise<number> {
+    this.running ??= this.sweepAll(between).finally(() => {
       this.running = null;
     });
     return this.running;
   }
 
-  private async sweepAll(): Promise<number> {
+  private async sweepAll(between: () => Promise<void>): Promise<number> {
     const cutoff = this.clock() - this.days * DAY;
     const worksheets = await this.db
       .selectFrom('worksheets')
@@ -79,6 +76,7 @@ export class RecycleBinSweep {
         const due = await deletedBefore(this.db, schema.table, cutoff, BATCH);
         if (due.length === 0) break;
         removed += (await removeRecords(ctx, schema, due, true)).length;
+        await between();
         if (due.length < BATCH) break;
       }
     }

@@ -23,8 +23,3 @@ export async function revokeLink(db: Executor, worksheetId: string, rowId: strin
   if (link.revoked_at === null) await db.updateTable('share_links').set({ revoked_at: at }).where('id', '=', id).execute();
   return true;
 }
-
-/** The organization an application belongs to (a share viewer acts within it). */
-export async function organizationOf(db: Executor, appId: string): Promise<string | undefined> {
-  return (await db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst())?.organization_id;
-}

@@ -7,6 +7,7 @@ import { verifyPassword } from '../people/index.js';
 import type { PasswordAttempts } from './password-attempts.js';
 import { isTimeZone, textForPeople, type SharedField, type SharedRecordView } from './record-view.js';
 import * as repository from './repository.js';
+import { organizationOfApp } from '../apps/index.js';
 import { looksLikeToken, tokenHash, type SharePasses } from './token.js';
 import { systemActor } from '../../access/index.js';
 
@@ -47,7 +48,7 @@ function viewerOf(link: repository.ShareLinkRow, organizationId: string): Actor 
 
 /** The visible fields of the link's record, or null when the record (or its worksheet, or application) is gone. */
 async function readShared(ctx: ServiceContext, link: repository.ShareLinkRow, timeZone: string): Promise<SharedRecordView | null> {
-  const organizationId = await repository.organizationOf(ctx.db, link.app_id);
+  const organizationId = await organizationOfApp(ctx.db, link.app_id);
   if (organizationId === undefined) return null;
   const viewer: ServiceContext = { ...ctx, actor: viewerOf(link, organizationId), profile: 'spec' };
   let record: { fields: Array<{ id: string; value: unknown }> };
