@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One message to send. */
 export interface MailMessage {
@@ -53,16 +53,22 @@ function mailError(error: unknown): MailError {
  */
 export function createMailer(smtpUrl: string | null, from: string): Mailer | null {
   if (!smtpUrl) return null;
-  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }, { from });
+  // nodemailer (about 15 MB of memory) is loaded with the first mail, not at start: a server that
+  // sends none, or sends it only now and then, keeps its idle footprint.
+  let transport: Promise<Transporter> | null = null;
+  const connected = () =>
+    (transport ??= import('nodemailer').then((m) => m.default.createTransport({ url: smtpUrl, pool: true, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }, { from })));
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({ from, to: message.to, cc: message.cc, subject: message.subject, text: message.text, html: message.html });
-        return { messageId: String(info.messageId), accepted: info.accepted.map(String), rejected: info.rejected.map(String) };
+        const info = await (await connected()).sendMail({ from, to: message.to, cc: message.cc, subject: message.subject, text: message.text, html: message.html });
+        return { messageId: String(info.messageId), accepted: (info.accepted ?? []).map(String), rejected: (info.rejected ?? []).map(String) };
       } catch (error) {
         throw mailError(error);
       }
     },
-    close: () => transport.close(),
+    close: () => {
+      void transport?.then((t) => t.close());
+    },
   };
 }
