@@ -113,6 +113,12 @@ export interface NodeCheckContext {
   appId: string;
   /** The aliases of nodes that run before this one on every path, with their types. */
   earlier: ReadonlyMap<string, string>;
+  /**
+   * Whether the whole workflow is being checked to be published (`validate`, `publish`), not nodes
+   * being saved (`nodes/batch`): what only a publication needs (a sub-process's child published
+   * first) is checked then, so that a draft may be built in any order.
+   */
+  wholeWorkflow?: boolean;
   /** A worksheet of the application by id or alias, with its field ids and types; null if none. */
   worksheet(key: string): Promise<{ id: string; name: string; fields: ReadonlyMap<string, string> } | null>;
   /**

@@ -79,6 +79,13 @@ describeApi(
       const draftOnly = await child('Unpublished child', [{ name: 'code', type: 'text', required: true }], true);
       const early = await onCreate('Built before its child is published');
       expect((await batch(early.id, [subNode(early.triggerAlias, draftOnly, {})])).body.error_msg).toBe('nodes[sub].config.inputs.code: is required');
+      // Saved while the child is a draft; published only after it (the public NodeAppIsNull).
+      expect((await batch(early.id, [subNode(early.triggerAlias, draftOnly, { code: literal('A1') })])).body.error_msg).toBe('');
+      const unpublishedChild = 'nodes[sub].config.workflowId: NodeAppIsNull: "Unpublished child" is not published; publish it before this workflow';
+      expect((await ctx.call('POST', `/v3/app/workflows/${early.id}/validate`)).body.data).toEqual({ valid: false, errors: [{ nodeAlias: 'sub', path: 'config.workflowId', message: unpublishedChild.split('workflowId: ')[1] }] });
+      expect((await publish(early.id)).body.error_msg).toBe(`PUBLISH_FAILED: the workflow cannot be published (1 problem):\n${unpublishedChild}`);
+      expect((await publish(draftOnly)).body.error_msg).toBe('');
+      expect((await publish(early.id)).body.error_msg).toBe('');
       const childId = await child('Changing child', CHILD_INPUTS);
       const parent = await onCreate('Parent of a changing child');
       expect((await batch(parent.id, [subNode(parent.triggerAlias, childId, { n: literal(1) })])).body.error_msg).toBe('');

@@ -48,7 +48,7 @@ export function unknownTypeMessage(type: unknown): string {
  * A node's problems: its type, its config against the type's schema (with paths inside it), the
  * type's own check (fields exist, referenced nodes run earlier), and whether it may sit where it is.
  */
-export async function nodeProblems(node: NodeSpec, graph: WorkflowGraph, lookups: WorkflowLookups, appId: string): Promise<WorkflowProblem[]> {
+export async function nodeProblems(node: NodeSpec, graph: WorkflowGraph, lookups: WorkflowLookups, appId: string, wholeWorkflow = false): Promise<WorkflowProblem[]> {
   const at = (path: string, message: string): WorkflowProblem => ({ nodeAlias: node.alias, path, message });
   const type = nodeTypeOf(node.type);
   if (!type) return [at('nodeType', unknownTypeMessage(node.type))];
@@ -66,7 +66,7 @@ export async function nodeProblems(node: NodeSpec, graph: WorkflowGraph, lookups
       [TRIGGER_NAME, TRIGGER_NAME],
       ...graph.before(node.alias).map((alias) => [alias, graph.node(alias)?.type ?? ''] as const),
     ]);
-    const found = await type.check(node.config, { appId, earlier, worksheet: lookups.nodeWorksheet, workflow: lookups.nodeWorkflow });
+    const found = await type.check(node.config, { appId, earlier, wholeWorkflow, worksheet: lookups.nodeWorksheet, workflow: lookups.nodeWorkflow });
     problems.push(...found.map((p) => at(inConfig(p.path), p.message)));
   }
   return problems;
@@ -98,7 +98,7 @@ export async function workflowProblems(kind: TriggerKind, triggerAlias: string, 
   const problems = await triggerProblems(kind, triggerAlias, triggerConfig, lookups);
   if (nodes.length === 0) problems.push({ nodeAlias: triggerAlias, path: 'nodes', message: 'the workflow has no nodes after its trigger; add them with nodes/batch', ofTrigger: true });
   const graph = graphOf(triggerAlias, nodes);
-  for (const node of nodes) problems.push(...(await nodeProblems(node, graph, lookups, appId)));
+  for (const node of nodes) problems.push(...(await nodeProblems(node, graph, lookups, appId, true)));
   problems.push(...graph.problems, ...aliasClashes(triggerAlias, nodes));
   return problems;
 }

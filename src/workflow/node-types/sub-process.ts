@@ -44,7 +44,11 @@ export const subProcessNode = defineNodeType({
     const workflow = at.workflow ? await at.workflow(config.workflowId) : undefined;
     if (workflow === null) problems.push({ path: 'workflowId', message: `no workflow "${config.workflowId}" in this application` });
     else if (workflow && workflow.triggerType !== TriggerType.api) problems.push({ path: 'workflowId', message: `"${workflow.name}" is not API-callable (trigger type ${workflow.triggerType}, not ${TriggerType.api})` });
-    else if (workflow) problems.push(...inputMappingProblems(workflow.inputs, config.inputs ?? {}));
+    else if (workflow) {
+      // As the public service refuses it (NodeAppIsNull): a run of this node could not start its child.
+      if (at.wholeWorkflow && !workflow.published) problems.push({ path: 'workflowId', message: `NodeAppIsNull: "${workflow.name}" is not published; publish it before this workflow` });
+      problems.push(...inputMappingProblems(workflow.inputs, config.inputs ?? {}));
+    }
     return problems;
   },
   async run(config, ctx) {
