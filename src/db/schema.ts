@@ -432,4 +432,46 @@ export interface MetaSchema {
     read_at: number | null;
     created_at: number;
   };
+  /** Knowledge bases (migration 0036, `src/knowledge/`). `embedder` is a JSON `EmbedderSpec`. */
+  knowledge_bases: {
+    id: string;
+    app_id: string;
+    name: string;
+    description: string;
+    embedder: string;
+    status: string;
+    error: string | null;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  /** A worksheet a knowledge base indexes; `field_ids` is a JSON array of field ids. */
+  knowledge_sources: { id: string; knowledge_id: string; worksheet_id: string; field_ids: string; created_at: number };
+  knowledge_documents: {
+    id: string;
+    knowledge_id: string;
+    title: string;
+    media_type: string;
+    origin_url: string | null;
+    byte_size: number;
+    status: string;
+    progress: Generated<number>;
+    chunk_total: Generated<number>;
+    error: string | null;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  /** `source_id` is the worksheet source or the document; `row_id` and `field_ids` (JSON) are set for record passages. */
+  knowledge_passages: {
+    seq: Generated<number>;
+    knowledge_id: string;
+    source_id: string;
+    source_type: string;
+    row_id: string | null;
+    field_ids: string | null;
+    chunk_index: number;
+    title: string;
+    content: string;
+  };
 }

@@ -27,6 +27,7 @@ import * as workflows from './0026-workflows.js';
 import * as approvals from './0027-approvals.js';
 import * as workflowTimeTriggers from './0030-workflow-time-triggers.js';
 import * as processFields from './0031-process-fields.js';
+import * as knowledge from './0036-knowledge.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0027-approvals': approvals,
   '0030-workflow-time-triggers': workflowTimeTriggers,
   '0031-process-fields': processFields,
+  '0036-knowledge': knowledge,
 };
