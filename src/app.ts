@@ -30,6 +30,7 @@ import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
 import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
+import { chatbotRoutes } from './modules/chatbots/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { apiCsrf, SessionStore, sessionSecretOf, sessionSigner, signInPageRoutes } from './modules/sign-in/index.js';
@@ -174,6 +175,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(discussionRoutes, { prefix });
     await app.register(chartRoutes, { prefix });
     await app.register(customPageRoutes, { prefix });
+    await app.register(chatbotRoutes, { prefix });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
     await app.register(roleRoutes, { prefix });

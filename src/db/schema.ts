@@ -105,6 +105,8 @@ export interface MetaSchema {
     global_permissions: string;
     worksheet_permissions: string;
     page_permissions: string;
+    /** JSON `[{id, enable}]` (migration 0037). */
+    chatbot_permissions: string;
     created_at: number;
     updated_at: number;
   };
@@ -474,4 +476,23 @@ export interface MetaSchema {
     title: string;
     content: string;
   };
+  /** Chatbots (migration 0037): `preset_questions` and `knowledge_ids` are JSON arrays of strings. */
+  chatbots: {
+    id: string;
+    app_id: string;
+    name: string;
+    prompt: string;
+    welcome_text: string;
+    preset_questions: string;
+    knowledge_ids: string;
+    icon: string;
+    icon_color: string;
+    remark: string;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  chatbot_conversations: { id: string; chatbot_id: string; account_id: string; title: string; message_count: Generated<number>; created_at: number; updated_at: number };
+  /** `role` is `user` or `assistant`; `citations` (JSON) the passages an answer was given. */
+  chatbot_messages: { conversation_id: string; seq: number; id: string; role: string; content: string; citations: string | null; created_at: number };
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/app-error.js';
 import { newGuid, newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { ItemType, createSections, placeItem, resolveSection, sectionTree, type ShowsItem } from '../navigation/index.js';
-import { administers, hasWorksheetRight, seesPage } from '../../access/index.js';
+import { administers, hasWorksheetRight, seesChatbot, seesPage } from '../../access/index.js';
 import type { Actor } from '../../shared/actor.js';
 import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
 import * as repository from './repository.js';
@@ -62,13 +62,14 @@ export async function createApp(db: Executor, organizationId: string, ownerId: s
 
 /**
  * The items a caller who does not administer the application sees in its navigation: the custom
- * pages their roles show, and the worksheets they may read or add to.
+ * pages and chatbots their roles show, and the worksheets they may read or add to.
  */
 function itemsShownTo(actor: Actor): ShowsItem | undefined {
   if (administers(actor)) return undefined;
   return (item) => {
     if (item.type === ItemType.CustomPage) return seesPage(actor, item.id);
     if (item.type === ItemType.Worksheet) return hasWorksheetRight(actor, item.id, 'read') || hasWorksheetRight(actor, item.id, 'add');
+    if (item.type === ItemType.Chatbot) return seesChatbot(actor, item.id);
     return true;
   };
 }
