@@ -58,3 +58,24 @@ export async function deleteConversation(db: Executor, id: string): Promise<void
   await db.deleteFrom('chatbot_messages').where('conversation_id', '=', id).execute();
   await db.deleteFrom('chatbot_conversations').where('id', '=', id).execute();
 }
+
+export async function insertConversation(db: Executor, row: Omit<ConversationRow, 'message_count'>): Promise<void> {
+  await db.insertInto('chatbot_conversations').values(row).execute();
+}
+
+/** Raises a conversation's message count by `count` and returns the new count: the last of the numbers reserved. */
+export async function reserveMessages(db: Executor, conversationId: string, count: number, now: number): Promise<number> {
+  await db.updateTable('chatbot_conversations').set((eb) => ({ message_count: eb('message_count', '+', count), updated_at: now })).where('id', '=', conversationId).execute();
+  const row = await db.selectFrom('chatbot_conversations').select('message_count').where('id', '=', conversationId).executeTakeFirstOrThrow();
+  return Number(row.message_count);
+}
+
+export async function insertMessages(db: Executor, rows: Array<MetaSchema['chatbot_messages']>): Promise<void> {
+  await db.insertInto('chatbot_messages').values(rows).execute();
+}
+
+/** The last `count` messages of a conversation, oldest first. */
+export async function lastMessages(db: Executor, conversationId: string, count: number) {
+  const rows = await db.selectFrom('chatbot_messages').select(['role', 'content', 'seq']).where('conversation_id', '=', conversationId).orderBy('seq', 'desc').limit(count).execute();
+  return rows.reverse();
+}

@@ -4,7 +4,10 @@ import { administersRoute, reads, writes } from '../../access/index.js';
 import { serviceContext } from '../../plugins/service-context.js';
 import { ok } from '../../shared/envelope.js';
 import { responses } from '../../shared/wire-schemas.js';
+import { sendEventStream } from '../../plugins/event-stream.js';
 import * as conversations from './conversations.js';
+import * as messages from './messages.js';
+import type { AnswerDeps } from './messages.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 
@@ -15,7 +18,18 @@ const tags = ['Chatbots'];
  * same scope), and the caller's conversations with one. Talking to a chatbot searches knowledge, so
  * conversations go under `knowledge:search`.
  */
-export const chatbotRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const chatbotRoutes: FastifyPluginAsyncTypebox<{ answers: AnswerDeps }> = async (app, { answers }) => {
+  app.post('/app/chatbots/:chatbot_id/messages', {
+    config: { access: writes('knowledge:search') },
+    schema: { tags, summary: 'Ask a chatbot: the answer with the passages it cites, whole or as Server-Sent Events', params: schemas.ChatbotParams, body: schemas.MessageBody, response: responses(schemas.AnsweredOut) },
+    handler: async (request, reply) => {
+      const ctx = serviceContext(request);
+      if (!request.body.stream) return ok(await messages.sendMessage(ctx, answers, request.params.chatbot_id, request.body));
+      const abort = new AbortController();
+      return sendEventStream(request, reply, await messages.streamMessage(ctx, answers, request.params.chatbot_id, request.body, abort.signal), abort);
+    },
+  });
+
   app.post('/app/chatbots', {
     config: { access: administersRoute('chatbot:create') },
     schema: { tags, summary: 'Create a chatbot, placed as an item of a section', body: schemas.CreateChatbotBody, response: responses(Type.Object({ id: Type.String() })) },

@@ -69,3 +69,12 @@ export const ConversationSummary = Type.Object({ id: Type.String(), title: Type.
 export const ConversationListOut = Type.Object({ conversations: Type.Array(ConversationSummary), total: Type.Integer() });
 
 export const ConversationOut = Type.Object({ ...ConversationSummary.properties, chatbotId: Type.String(), messages: Type.Array(MessageOut) });
+
+export const MessageBody = Type.Object({
+  conversationId: Type.Optional(Type.String({ description: 'A conversation of the caller with this chatbot; a new one when absent' })),
+  message: Type.String({ minLength: 1, maxLength: 8_000, description: 'The question' }),
+  stream: Type.Optional(Type.Boolean({ description: 'Answer as Server-Sent Events (conversation, delta…, done)' })),
+  topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'How many passages to ground the answer in (default 5)' })),
+});
+
+export const AnsweredOut = Type.Object({ conversationId: Type.String(), messageId: Type.String(), answer: Type.String(), citations: Type.Array(Citation) });
