@@ -3,6 +3,7 @@ import { loadConfig } from '../../../src/config/index.js';
 import { chatModelFor, ChatModelError, type ChatModel } from '../../../src/knowledge/chat-model.js';
 import { AppError } from '../../../src/shared/app-error.js';
 import { startFakeModelServer, type FakeModelServer } from '../../helpers/fake-model-server.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 /** The OpenAI-compatible chat client against a fake service on 127.0.0.1: whole and streamed answers, failures, aborts. */
 
@@ -29,22 +30,6 @@ async function collect(pieces: AsyncIterable<string>): Promise<string[]> {
   const seen: string[] = [];
   for await (const piece of pieces) seen.push(piece);
   return seen;
-}
-
-/** What `promise` rejects with (fails the test when it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  const outcome = await promise.then(
-    () => ({ resolved: true as const }),
-    (reason: unknown) => ({ resolved: false as const, reason }),
-  );
-  expect(outcome.resolved).toBe(false);
-  return outcome.resolved ? undefined : outcome.reason;
-}
-
-async function chatErrorOf(promise: Promise<unknown>): Promise<ChatModelError> {
-  const error = await rejectionOf(promise);
-  expect(error).toBeInstanceOf(ChatModelError);
-  return error as ChatModelError;
 }
 
 describe('chatModelFor', () => {
@@ -75,27 +60,27 @@ describe('a whole answer', () => {
 
   it('a 503 is a transient ChatModelError (HTTP 502 to our caller, the service address only in the details)', async () => {
     fake.failNext({ status: 503 });
-    const error = await chatErrorOf(modelOf().complete({ messages: question }));
+    const error = await rejectionOf(modelOf().complete({ messages: question }), ChatModelError);
     expect(error).toMatchObject({ code: 0, httpStatus: 502, transient: true, message: 'the language model failed (HTTP 503); the server log has the details' });
     expect(error.details).toEqual({ llm: `${fake.url}/chat/completions answered 503: fake failure 503` });
   });
 
   it('a 401 is not transient', async () => {
     fake.failNext({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) });
-    const error = await chatErrorOf(modelOf().complete({ messages: question }));
+    const error = await rejectionOf(modelOf().complete({ messages: question }), ChatModelError);
     expect(error.transient).toBe(false);
     expect(error.details).toEqual({ llm: `${fake.url}/chat/completions answered 401: Incorrect API key provided` });
   });
 
   it('LLM_TIMEOUT_MS: no answer in time is a transient ChatModelError with HTTP 504', async () => {
     fake.failNext({ hang: true });
-    const error = await chatErrorOf(modelOf({ LLM_TIMEOUT_MS: '200' }).complete({ messages: question }));
+    const error = await rejectionOf(modelOf({ LLM_TIMEOUT_MS: '200' }).complete({ messages: question }), ChatModelError);
     expect(error).toMatchObject({ httpStatus: 504, transient: true, message: 'the language model did not answer in time; the server log has the details' });
   });
 
   it('an answer without a message is not transient', async () => {
     fake.failNext({ malformed: '{"choices":[]}' });
-    const error = await chatErrorOf(modelOf().complete({ messages: question }));
+    const error = await rejectionOf(modelOf().complete({ messages: question }), ChatModelError);
     expect(error.transient).toBe(false);
     expect(error.details).toEqual({ llm: `${fake.url}/chat/completions answered without a message (expected choices[0].message.content)` });
   });
@@ -153,10 +138,11 @@ describe('a streamed answer', () => {
   it('an answer cut off without [DONE] or finish reason is a transient error after the pieces that came', async () => {
     fake.failNext({ cutStreamAfter: 2 });
     const seen: string[] = [];
-    const error = await chatErrorOf(
+    const error = await rejectionOf(
       (async () => {
         for await (const piece of modelOf().stream({ messages: question })) seen.push(piece);
       })(),
+      ChatModelError,
     );
     expect(seen).toEqual(['Answ', 'er t']);
     expect(error.transient).toBe(true);
@@ -165,23 +151,24 @@ describe('a streamed answer', () => {
 
   it('an error event in the stream is an error', async () => {
     fake.failNext({ streamError: 'model overloaded' });
-    const error = await chatErrorOf(collect(modelOf().stream({ messages: question })));
+    const error = await rejectionOf(collect(modelOf().stream({ messages: question })), ChatModelError);
     expect(error.details).toEqual({ llm: `${fake.url}/chat/completions failed while answering: model overloaded` });
   });
 
   it('a failure before the answer starts is the same ChatModelError as for a whole answer', async () => {
     fake.failNext({ status: 429 });
-    const error = await chatErrorOf(collect(modelOf().stream({ messages: question })));
+    const error = await rejectionOf(collect(modelOf().stream({ messages: question })), ChatModelError);
     expect(error).toMatchObject({ httpStatus: 502, transient: true });
   });
 
   it('LLM_TIMEOUT_MS between two events: a stalled stream times out', async () => {
     fake.failNext({ stallStreamAfter: 1 });
     const seen: string[] = [];
-    const error = await chatErrorOf(
+    const error = await rejectionOf(
       (async () => {
         for await (const piece of modelOf({ LLM_TIMEOUT_MS: '300' }).stream({ messages: question })) seen.push(piece);
       })(),
+      ChatModelError,
     );
     expect(seen).toEqual(['Answ']);
     expect(error).toMatchObject({ httpStatus: 504, transient: true });

@@ -4,8 +4,9 @@ import { EmbedderError, type Embedder } from '../../../src/knowledge/embedder.js
 import { HASHED_NGRAMS } from '../../../src/knowledge/embedders/hashed-ngrams.js';
 import { defaultEmbedderSpec, embedderFor, resolveEmbedderSpec } from '../../../src/knowledge/embedders/registry.js';
 import { AppError } from '../../../src/shared/app-error.js';
-import { freePort } from '../../helpers/processes.js';
 import { fakeEmbedding, startFakeModelServer, type FakeModelServer } from '../../helpers/fake-model-server.js';
+import { freePort } from '../../helpers/processes.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 /** The OpenAI-compatible embedder against a fake service on 127.0.0.1: requests, vectors, failures and their classification. */
 
@@ -30,16 +31,6 @@ function embedderOf(extra: Record<string, string> = {}): Embedder {
 
 function length(vector: Float32Array): number {
   return Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
-}
-
-/** The EmbedderError `promise` rejects with (fails the test when it resolves or rejects otherwise). */
-async function embedderErrorOf(promise: Promise<unknown>): Promise<EmbedderError> {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(EmbedderError);
-  return error as EmbedderError;
 }
 
 describe('choosing the embedder', () => {
@@ -141,7 +132,7 @@ describe('embedding through the endpoint', () => {
 
   it('refuses vectors of another size than the stored spec says', async () => {
     const embedder = embedderFor({ kind: 'openai', model: 'fake-embed', dimensions: 768 }, configWith());
-    const error = await embedderErrorOf(embedder.embed(['a']));
+    const error = await rejectionOf(embedder.embed(['a']), EmbedderError);
     expect(error.transient).toBe(false);
     expect(error.message).toMatch(/16-dimensional vectors, but this knowledge base's are 768-dimensional/);
   });
@@ -150,28 +141,28 @@ describe('embedding through the endpoint', () => {
 describe('failures', () => {
   it.each([429, 500, 502, 503])('%i is transient', async (status) => {
     fake.failNext({ status });
-    const error = await embedderErrorOf(embedderOf().embed(['a']));
+    const error = await rejectionOf(embedderOf().embed(['a']), EmbedderError);
     expect(error.transient).toBe(true);
     expect(error.message).toContain(`${fake.url}/embeddings answered ${status}: fake failure ${status}`);
   });
 
   it.each([400, 401, 404])('%i is not transient', async (status) => {
     fake.failNext({ status });
-    const error = await embedderErrorOf(embedderOf().embed(['a']));
+    const error = await rejectionOf(embedderOf().embed(['a']), EmbedderError);
     expect(error.transient).toBe(false);
     expect(error.message).toContain(`answered ${status}`);
   });
 
   it("reads Ollama's error shape and the Retry-After of a 429", async () => {
     fake.failNext({ status: 429, body: JSON.stringify({ error: 'server busy, please try again' }), headers: { 'retry-after': '7' } });
-    const error = await embedderErrorOf(embedderOf().embed(['a']));
+    const error = await rejectionOf(embedderOf().embed(['a']), EmbedderError);
     expect(error).toMatchObject({ transient: true, retryAfterMs: 7000 });
     expect(error.message).toContain('answered 429: server busy, please try again');
   });
 
   it('a closed connection is transient', async () => {
     fake.failNext({ drop: true });
-    const error = await embedderErrorOf(embedderOf().embed(['a']));
+    const error = await rejectionOf(embedderOf().embed(['a']), EmbedderError);
     expect(error.transient).toBe(true);
     expect(error.message).toContain('could not be reached');
   });
@@ -179,21 +170,21 @@ describe('failures', () => {
   it('no service listening is transient', async () => {
     const port = await freePort();
     const config = loadConfig({ EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1`, EMBEDDINGS_MODEL: 'm' });
-    const error = await embedderErrorOf(embedderFor(defaultEmbedderSpec(config), config).embed(['a']));
+    const error = await rejectionOf(embedderFor(defaultEmbedderSpec(config), config).embed(['a']), EmbedderError);
     expect(error.transient).toBe(true);
     expect(error.message).toContain(`http://127.0.0.1:${port}/v1/embeddings could not be reached (ECONNREFUSED)`);
   });
 
   it('a port fetch refuses (the Fetch standard bad ports) is a setting to change, not transient', async () => {
     const config = loadConfig({ EMBEDDINGS_URL: 'http://127.0.0.1:6000/v1', EMBEDDINGS_MODEL: 'm' });
-    const error = await embedderErrorOf(embedderFor(defaultEmbedderSpec(config), config).embed(['a']));
+    const error = await rejectionOf(embedderFor(defaultEmbedderSpec(config), config).embed(['a']), EmbedderError);
     expect(error.transient).toBe(false);
     expect(error.message).toContain('uses a port that fetch refuses');
   });
 
   it('EMBEDDINGS_TIMEOUT_MS: a service that does not answer is a transient timeout', async () => {
     fake.failNext({ hang: true });
-    const error = await embedderErrorOf(embedderOf({ EMBEDDINGS_TIMEOUT_MS: '200' }).embed(['a']));
+    const error = await rejectionOf(embedderOf({ EMBEDDINGS_TIMEOUT_MS: '200' }).embed(['a']), EmbedderError);
     expect(error.transient).toBe(true);
     expect(error.message).toContain('did not answer in time');
   });
@@ -206,7 +197,7 @@ describe('failures', () => {
     ['an index out of range', '{"data":[{"index":3,"embedding":[1,2]}]}', /unreadable vector at index 3/],
   ])('an answer with %s is not transient', async (_what, body, message) => {
     fake.failNext({ malformed: body });
-    const error = await embedderErrorOf(embedderOf().embed(['a']));
+    const error = await rejectionOf(embedderOf().embed(['a']), EmbedderError);
     expect(error.transient).toBe(false);
     expect(error.message).toMatch(message);
   });
