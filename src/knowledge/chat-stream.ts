@@ -64,9 +64,8 @@ export async function* streamChatDeltas(endpoint: ModelEndpoint, request: ChatRe
   } catch (error) {
     throw chatError(failureOfThrown(error, url, signal));
   } finally {
+    // A reader that stops early ends the request through the for-await loop, which cancels the body.
     clearTimeout(idle);
-    // Ends the request when the reader stopped early (or it already ended: then this does nothing).
-    stop.abort();
   }
 }
 

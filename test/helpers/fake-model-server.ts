@@ -49,6 +49,8 @@ export type FakeFailure =
   | { stallStreamAfter: number }
   /** A streamed answer whose second event is an error object (as vLLM and OpenRouter send). */
   | { streamError: string }
+  /** A streamed answer that first sends `count` comments (keep-alive lines), one every `everyMs`, then the answer. */
+  | { keepAlive: { count: number; everyMs: number } }
   /** The whole JSON answer although a stream was asked for. */
   | { ignoreStream: true }
   /** 200 with a body that is not what the API answers. */
@@ -139,6 +141,12 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     // A comment first (as some services send to keep the connection open), then the role.
     response.write(': keep-alive\n\n');
+    if (failure && 'keepAlive' in failure) {
+      for (let i = 0; i < failure.keepAlive.count; i++) {
+        await new Promise((resolve) => setTimeout(resolve, failure.keepAlive.everyMs));
+        response.write(': keep-alive\n\n');
+      }
+    }
     response.write(chunkEvent(model, { role: 'assistant', content: '' }));
     const pieces = text.match(new RegExp(`[\\s\\S]{1,${fake.chunkChars}}`, 'gu')) ?? [];
     for (let i = 0; i < pieces.length; i++) {

@@ -174,6 +174,13 @@ describe('a streamed answer', () => {
     expect(error).toMatchObject({ httpStatus: 504, transient: true });
   });
 
+  it('LLM_TIMEOUT_MS: comments (keep-alive lines) count as the service still answering', async () => {
+    // 1.5 s of comments, one every 100 ms, then the answer: longer than the 1 s timeout, no gap near it.
+    fake.failNext({ keepAlive: { count: 15, everyMs: 100 } });
+    const pieces = await collect(modelOf({ LLM_TIMEOUT_MS: '1000' }).stream({ messages: question }));
+    expect(pieces.join('')).toBe('Answer to: How long do refunds take?');
+  });
+
   it("stopping the iteration ends the request, and the caller's abort ends the stream with its reason", async () => {
     const release = fake.holdStreamAfterFirstChunk();
     const abandoned = fake.nextAbandoned();
