@@ -31,6 +31,8 @@ function endpoint(env: Env, prefix: keyof typeof OPERATION, defaultTimeoutMs: nu
   const url = text(env, `${prefix}_URL`, '');
   const model = text(env, `${prefix}_MODEL`, '');
   const apiKey = text(env, `${prefix}_API_KEY`, '');
+  // Read even when unused, so that a wrong value is reported now rather than when the URL is set.
+  const timeoutMs = integer(env, `${prefix}_TIMEOUT_MS`, defaultTimeoutMs, 100, 3_600_000);
   if (url === '') {
     // A model or key without a URL is a half-done setup: say so rather than run without it.
     if (model !== '') throw new ConfigError(`${prefix}_MODEL`, `is set but ${prefix}_URL is not; set ${prefix}_URL to the service's base URL, such as http://127.0.0.1:11434/v1`);
@@ -50,13 +52,14 @@ function endpoint(env: Env, prefix: keyof typeof OPERATION, defaultTimeoutMs: nu
     throw new ConfigError(`${prefix}_URL`, `is the base URL, without ${OPERATION[prefix]} (the server adds it): use "${base.slice(0, -OPERATION[prefix].length)}"`);
   }
   if (model === '') throw new ConfigError(`${prefix}_MODEL`, `must be set when ${prefix}_URL is set (the model name the service knows, such as ${prefix === 'LLM' ? 'llama3.1' : 'nomic-embed-text'})`);
-  return { url: base, model, apiKey: apiKey || null, timeoutMs: integer(env, `${prefix}_TIMEOUT_MS`, defaultTimeoutMs, 100, 3_600_000) };
+  return { url: base, model, apiKey: apiKey || null, timeoutMs };
 }
 
 /** EMBEDDINGS_URL and its companions; null: knowledge bases use the built-in embedder. */
 export function embeddingsEndpoint(env: Env): EmbeddingsEndpoint | null {
+  const batchSize = integer(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048);
   const found = endpoint(env, 'EMBEDDINGS', 30_000);
-  return found && { ...found, batchSize: integer(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048) };
+  return found && { ...found, batchSize };
 }
 
 /** LLM_URL and its companions; null: chatbots cannot answer (their messages say LLM_URL is not set). */

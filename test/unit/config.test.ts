@@ -241,6 +241,8 @@ describe('the embeddings and language model services', () => {
     [{ EMBEDDINGS_URL: 'http://h/v1', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_BATCH_SIZE: '0' }, 'EMBEDDINGS_BATCH_SIZE', 'between 1 and 2048'],
     [{ LLM_URL: 'http://h/v1', LLM_MODEL: 'm', LLM_TIMEOUT_MS: 'soon' }, 'LLM_TIMEOUT_MS', 'whole number'],
     [{ KNOWLEDGE_DOCUMENT_MAX_SIZE: 'big' }, 'KNOWLEDGE_DOCUMENT_MAX_SIZE', 'must be a size'],
+    [{ EMBEDDINGS_BATCH_SIZE: '5000' }, 'EMBEDDINGS_BATCH_SIZE', 'between 1 and 2048'],
+    [{ LLM_TIMEOUT_MS: '-1' }, 'LLM_TIMEOUT_MS', 'whole number'],
   ])('refuses %j, naming %s', (env, setting, message) => {
     const error = configErrorFor(env as Record<string, string>);
     expect(error.setting).toBe(setting);
