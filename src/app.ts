@@ -47,6 +47,7 @@ import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers } from './workflow/index.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationRoutes } from './modules/notifications/index.js';
+import { indexSourceHandler, knowledgeRoutes } from './modules/knowledge/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -122,6 +123,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
     services,
+    moreHandlers: [indexSourceHandler({ db: database.db, contextOf: (actor) => contextOf(app, actor, app.log) })],
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
@@ -183,6 +185,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(workflowRunRoutes, { prefix });
     await app.register(workflowInstanceRoutes, { prefix });
     await app.register(notificationRoutes, { prefix });
+    await app.register(knowledgeRoutes, { prefix });
   }
   return app;
 }

@@ -7,7 +7,8 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * `knowledge_bases` keeps its embedder (`embedder`: JSON `EmbedderSpec`) so that passages and
  * queries are always embedded alike; `status` is `ready`, `indexing` (jobs of it are queued) or
  * `failed` (`error` says why). `knowledge_sources` are the worksheets it indexes, with the fields
- * (`field_ids`, JSON) each record's passage is built from. `knowledge_documents` are uploaded or
+ * (`field_ids`, JSON) each record's passage is built from, and the state of their full indexing
+ * (`status` queued, indexing, ready or failed; `progress` records indexed of `total`). `knowledge_documents` are uploaded or
  * fetched documents, with their ingestion's `status` (queued, ingesting, ready, failed) and
  * `progress` (chunks embedded of `chunk_total`).
  *
@@ -38,6 +39,10 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     .addColumn('knowledge_id', 'text', (c) => c.notNull())
     .addColumn('worksheet_id', 'text', (c) => c.notNull())
     .addColumn('field_ids', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('ready'))
+    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('knowledge_sources_knowledge').on('knowledge_sources').columns(['knowledge_id']).execute();
