@@ -89,16 +89,14 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
  * The full-text index over each passage's folded terms (`src/knowledge/search-terms.ts`), which the
  * passage store computes: the engine's own parser never splits words, so the same words match on
  * both engines. FTS5: contentless (the terms are not the passage's text, and need no second copy),
- * deletable by rowid (`contentless_delete`), with a column `kb` holding the knowledge base as one
- * token so that a search narrows to its bases inside the index (weighted 0 in bm25); the `ascii`
- * tokenizer splits at spaces, as the terms arrive already folded and separated.
+ * deletable by rowid (`contentless_delete`), each term prefixed with its knowledge base
+ * (`store/fts5-keywords.ts`); the `ascii` tokenizer splits at spaces, as the terms arrive already
+ * folded and separated.
  * PostgreSQL: a `tsvector` column built from the same terms, with a GIN index.
  */
 async function fullTextIndex(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   if (dialect.passageSearch.fullText === 'fts5') {
-    await sql`CREATE VIRTUAL TABLE knowledge_passages_fts USING fts5(kb, terms, content='', contentless_delete=1, tokenize='ascii')`.execute(db);
-    // `rank` is bm25 over the terms alone: the base's token only narrows.
-    await sql`INSERT INTO knowledge_passages_fts (knowledge_passages_fts, rank) VALUES ('rank', 'bm25(0.0, 1.0)')`.execute(db);
+    await sql`CREATE VIRTUAL TABLE knowledge_passages_fts USING fts5(terms, content='', contentless_delete=1, tokenize='ascii')`.execute(db);
     return;
   }
   await sql`ALTER TABLE knowledge_passages ADD COLUMN terms tsvector`.execute(db);

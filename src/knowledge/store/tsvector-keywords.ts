@@ -38,13 +38,27 @@ export const tsvectorKeywords: KeywordIndex = {
   remove: async () => undefined,
   async search(db: Executor, knowledgeIds: readonly string[], terms: readonly string[], limit: number): Promise<Candidate[]> {
     if (terms.length === 0 || knowledgeIds.length === 0) return [];
-    const query = terms.map(lexeme).join(' | ');
-    // Normalisation 32 is rank / (rank + 1): in [0, 1), as bm25 is scaled on SQLite.
+    const bases = sql.join(knowledgeIds);
+    const any = sql`CAST(${terms.map(lexeme).join(' | ')} AS tsquery)`;
+    const one = (term: string) => sql`CAST(${lexeme(term)} AS tsquery)`;
+    // ts_rank knows no document frequencies: each term is weighted by its inverse document frequency
+    // in the bases searched (as bm25 does on SQLite), so that a rare word outweighs a common one.
+    const counted = await sql<Record<string, number | string>>`
+      SELECT ${sql.join(terms.map((term, i) => sql`COUNT(*) FILTER (WHERE p.terms @@ ${one(term)}) AS ${sql.ref(`df${i}`)}`))}
+      FROM knowledge_passages p WHERE p.knowledge_id IN (${bases}) AND p.terms @@ ${any}`.execute(db);
+    const row = counted.rows[0] ?? {};
+    const total = (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM knowledge_passages WHERE knowledge_id IN (${bases})`.execute(db)).rows[0]?.n;
+    const n = Number(total ?? 0);
+    const weighted = terms.map((term, i) => {
+      const df = Number(row[`df${i}`] ?? 0);
+      return sql`${Math.log(1 + (n - df + 0.5) / (df + 0.5))} * ts_rank(p.terms, ${one(term)})`;
+    });
     const found = await sql<{ seq: number | string; score: number }>`
-      SELECT p.seq, ts_rank(p.terms, q, 32) AS score
-      FROM knowledge_passages p, CAST(${query} AS tsquery) AS q
-      WHERE p.knowledge_id IN (${sql.join(knowledgeIds)}) AND p.terms @@ q
+      SELECT p.seq, ${sql.join(weighted, sql` + `)} AS score
+      FROM knowledge_passages p
+      WHERE p.knowledge_id IN (${bases}) AND p.terms @@ ${any}
       ORDER BY score DESC, p.seq LIMIT ${limit}`.execute(db);
-    return found.rows.map((row) => ({ seq: Number(row.seq), score: Number(row.score) }));
+    // score / (1 + score) is in [0, 1), as bm25 is scaled on SQLite.
+    return found.rows.map((r) => ({ seq: Number(r.seq), score: Number(r.score) / (1 + Number(r.score)) }));
   },
 };
