@@ -5,10 +5,10 @@ import type { Candidate, VectorIndex } from './indexes.js';
 /**
  * Vectors on PostgreSQL, in the `embedding` column of `knowledge_passages` (migration 0036):
  * - pgvector's `vector` where the extension was enabled: ranked by its cosine distance operator
- *   `<=>` (an exact scan in C; an HNSW index may be added, docs/operations.md);
+ *   `<=>` (an exact scan in C);
  * - `real[]` otherwise: the dot product (vectors are unit length, so it is the cosine similarity)
- *   computed in SQL over every passage of the bases searched. Correct, and slower: about a second
- *   per 100,000 passages.
+ *   computed in SQL over every passage of the bases searched. Correct, and slow (about 2 s per
+ *   20,000 passages on a busy two-core machine): docs/operations.md says how to enable pgvector.
  * Which one is read from the column's type, once per database.
  */
 
