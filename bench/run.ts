@@ -304,6 +304,8 @@ try {
   await main();
 } catch (error) {
   console.error('The bench harness failed:', error);
+  // A server that died takes a moment to be reported ended after its connections reset.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const ended = server?.ended();
   if (ended) {
     // The next run truncates the log: its end is kept here.

@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { createAppWithKey } from '../../src/modules/setup/index.js';
 import { describeApi, type ApiContext } from '../helpers/api-harness.js';
 import { giveRole, memberWithToken } from '../helpers/people.js';
 import { makeSheet, type Sheet } from '../helpers/record-fixtures.js';
@@ -201,6 +202,29 @@ describeApi(
       expect((await call(ctx, 'POST', '/v3/app/knowledge/search', { knowledgeId: doomed.data.id, query: 'refund' })).error_code).toBe(10007);
       const left = await ctx.database.db.selectFrom('knowledge_passages').select((eb) => eb.fn.countAll<number>().as('n')).where('knowledge_id', '=', doomed.data.id).executeTakeFirst();
       expect(Number(left?.n)).toBe(0);
+    });
+
+    it('keeps bases to their application, and deletes them with it', async () => {
+      const other = await createAppWithKey(ctx.database.db, 'Other', Date.now());
+      const headers = { 'SVC-Appkey': other.appKey, 'SVC-Sign': other.sign };
+      expect((await call(ctx, 'GET', `/v3/app/knowledge/${base}`, undefined, headers)).error_code).toBe(10007);
+      expect((await call(ctx, 'POST', '/v3/app/knowledge/search', { knowledgeId: base, query: 'refund' }, headers)).error_code).toBe(10007);
+      expect((await call<{ total: number }>(ctx, 'POST', '/v3/app/knowledge/list', {}, headers)).data.total).toBe(0);
+      // Their own base over their own worksheet, gone with their application.
+      const theirs = await call<{ worksheetId: string }>(ctx, 'POST', '/v3/app/worksheets', { name: 'Notes', fields: [{ name: 'Text', alias: 'text', type: '2', isTitle: true }] }, headers);
+      expect((await call(ctx, 'POST', `/v3/app/worksheets/${theirs.data.worksheetId}/rows`, { fields: [{ id: 'text', value: 'their refund note' }] }, headers)).error_code).toBe(1);
+      const made = await call<{ id: string }>(ctx, 'POST', '/v3/app/knowledge', { name: 'Theirs', sources: [{ worksheetId: theirs.data.worksheetId, fieldIds: ['text'] }] }, headers);
+      await ctx.app.jobs.runUntilIdle();
+      expect((await call<{ results: Hit[] }>(ctx, 'POST', '/v3/app/knowledge/search', { knowledgeId: made.data.id, query: 'refund' }, headers)).data.results).toHaveLength(1);
+      expect((await call(ctx, 'DELETE', '/v3/app', undefined, headers)).error_code).toBe(1);
+      const left = await ctx.database.db.selectFrom('knowledge_bases').select('id').where('id', '=', made.data.id).execute();
+      const passages = await ctx.database.db.selectFrom('knowledge_passages').select('seq').where('knowledge_id', '=', made.data.id).execute();
+      expect([left, passages]).toEqual([[], []]);
+    });
+
+    it('is in the OpenAPI document', async () => {
+      const paths = Object.keys((await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths as object);
+      expect(paths.filter((p) => p.startsWith('/v3/app/knowledge')).sort()).toEqual(['/v3/app/knowledge', '/v3/app/knowledge/list', '/v3/app/knowledge/search', '/v3/app/knowledge/{knowledge_id}']);
     });
 
     it('never shows a role the passages of records out of its reach or built from a field hidden from it', async () => {

@@ -1,3 +1,4 @@
+import { systemActor } from '../../access/index.js';
 import type { Executor } from '../../db/connection.js';
 import type { EmbedderSpec } from '../../knowledge/embedder.js';
 import { embedAll, embedderFor } from '../../knowledge/embedders/index.js';
@@ -62,7 +63,10 @@ async function passagesOf(schema: WorksheetSchema, source: IndexedSource, texts:
  */
 export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: readonly IndexedSource[], rowIds: readonly string[]): Promise<void> {
   if (sources.length === 0 || rowIds.length === 0) return;
-  const inTrx = { ...ctx, db: trx };
+  // Passages hold what every reader of the base might be shown (searches filter per caller): they
+  // are read as the application's own work, whatever the rights of whoever wrote the records.
+  const actor = systemActor({ job: 'knowledge-index', appId: ctx.actor.appId, organizationId: ctx.actor.organizationId, accountId: ctx.actor.accountId, writes: false });
+  const inTrx = { ...ctx, actor, db: trx };
   const schema = await schemaOrNull(inTrx, sources[0]!.worksheetId);
   const store = passageStore(ctx.dialect);
   const owners = (source: IndexedSource) => rowIds.map((rowId) => ({ knowledgeId: source.knowledgeId, sourceId: source.id, rowId }));

@@ -215,3 +215,8 @@ export async function organizationOfApp(db: Executor, appId: string): Promise<st
   const row = await db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst();
   return row?.organization_id ?? '';
 }
+
+/** The ids of an application's bases. */
+export async function baseIdsOfApp(db: Executor, appId: string): Promise<string[]> {
+  return (await db.selectFrom('knowledge_bases').select('id').where('app_id', '=', appId).execute()).map((row) => row.id);
+}

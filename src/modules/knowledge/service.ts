@@ -185,3 +185,12 @@ export async function listKnowledgeBases(ctx: ServiceContext, input: ListInput) 
   const { bases, total } = await repository.pageOfBases(ctx.db, ctx.actor.appId, matches, pageSize, (pageIndex - 1) * pageSize);
   return { knowledgeBases: await present(ctx.db, ctx, bases), total };
 }
+
+/** Deletes every base of an application with its passages, in the application's deletion (`trx`). */
+export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, appId: string): Promise<void> {
+  const store = passageStore(ctx.dialect);
+  for (const id of await repository.baseIdsOfApp(trx, appId)) {
+    await store.removeAll(trx, id);
+    await repository.deleteBase(trx, id);
+  }
+}
