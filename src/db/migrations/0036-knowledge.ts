@@ -97,6 +97,8 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
 async function fullTextIndex(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   if (dialect.passageSearch.fullText === 'fts5') {
     await sql`CREATE VIRTUAL TABLE knowledge_passages_fts USING fts5(terms, content='', contentless_delete=1, tokenize='ascii')`.execute(db);
+    // How many passages hold each term: a search leaves out terms too common to rank by.
+    await sql`CREATE VIRTUAL TABLE knowledge_passages_vocab USING fts5vocab(knowledge_passages_fts, 'row')`.execute(db);
     return;
   }
   await sql`ALTER TABLE knowledge_passages ADD COLUMN terms tsvector`.execute(db);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { distinctiveTerms } from '../search-terms.js';
 import type { Candidate, KeywordIndex } from './indexes.js';
 
 /**
@@ -49,14 +50,14 @@ export const tsvectorKeywords: KeywordIndex = {
     const row = counted.rows[0] ?? {};
     const total = (await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM knowledge_passages WHERE knowledge_id IN (${bases})`.execute(db)).rows[0]?.n;
     const n = Number(total ?? 0);
-    const weighted = terms.map((term, i) => {
-      const df = Number(row[`df${i}`] ?? 0);
-      return sql`${Math.log(1 + (n - df + 0.5) / (df + 0.5))} * ts_rank(p.terms, ${one(term)})`;
-    });
+    const df = new Map(terms.map((term, i) => [term, Number(row[`df${i}`] ?? 0)]));
+    // Terms too common to rank by are left out, as on SQLite (`distinctiveTerms`).
+    const kept = distinctiveTerms(terms, (term) => df.get(term) ?? 0, n);
+    const weighted = kept.map((term) => sql`${Math.log(1 + (n - df.get(term)! + 0.5) / (df.get(term)! + 0.5))} * ts_rank(p.terms, ${one(term)})`);
     const found = await sql<{ seq: number | string; score: number }>`
       SELECT p.seq, ${sql.join(weighted, sql` + `)} AS score
       FROM knowledge_passages p
-      WHERE p.knowledge_id IN (${bases}) AND p.terms @@ ${any}
+      WHERE p.knowledge_id IN (${bases}) AND p.terms @@ CAST(${kept.map(lexeme).join(' | ')} AS tsquery)
       ORDER BY score DESC, p.seq LIMIT ${limit}`.execute(db);
     // score / (1 + score) is in [0, 1), as bm25 is scaled on SQLite.
     return found.rows.map((r) => ({ seq: Number(r.seq), score: Number(r.score) / (1 + Number(r.score)) }));

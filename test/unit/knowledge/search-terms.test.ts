@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTerms, searchTerms } from '../../../src/knowledge/search-terms.js';
+import { COMMON_TERM_SHARE, distinctiveTerms, queryTerms, searchTerms } from '../../../src/knowledge/search-terms.js';
 import { tsvectorLiteral } from '../../../src/knowledge/store/tsvector-keywords.js';
 import { matchExpression } from '../../../src/knowledge/store/fts5-keywords.js';
 
@@ -21,6 +21,14 @@ describe('search terms (the words full text matches on both engines)', () => {
     expect(queryTerms('How do I reset my password? Password!')).toEqual(['reset', 'password']);
     expect(queryTerms('The Who')).toEqual(['the', 'who']);
     expect(queryTerms('?!')).toEqual([]);
+  });
+
+  it('leaves out terms too common to rank by, unless the query has no other', () => {
+    const holding = (term: string) => ({ he: 41, said: 40, refund: 2 })[term] ?? 0;
+    expect(COMMON_TERM_SHARE).toBe(0.4);
+    expect(distinctiveTerms(['he', 'said', 'refund'], holding, 100)).toEqual(['said', 'refund']);
+    expect(distinctiveTerms(['he'], holding, 100)).toEqual(['he']);
+    expect(distinctiveTerms(['ghost'], holding, 0)).toEqual(['ghost']);
   });
 
   it('writes the engines’ index entries from the terms alone', () => {
