@@ -27,12 +27,15 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
-/** An embedding endpoint's failure: `transient` when trying again later may pass (no connection, 429, 5xx). */
+/** An embedding endpoint's failure: `transient` when trying again later may pass (no connection, timeout, 429, 5xx). */
 export class EmbedderError extends Error {
   constructor(
     message: string,
     readonly transient: boolean,
+    /** How long the endpoint asked to be left alone (its Retry-After), in ms, when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
+    this.name = 'EmbedderError';
   }
 }

@@ -1,4 +1,5 @@
 import type { Embedder, EmbedderSpec } from '../embedder.js';
+import { scaleToUnitLength } from '../unit-length.js';
 
 /**
  * The built-in embedder: a lexical embedding that needs no model download, so that knowledge bases
@@ -58,13 +59,7 @@ export function hashedNgramVector(text: string, dimensions = HASHED_NGRAMS.dimen
     // Damped: a word said ten times matters more than once, but not ten times more.
     vector[hash % dimensions]! += sign * WEIGHTS[feature[0]!]! * (1 + Math.log(occurrences));
   }
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  if (norm > 0) {
-    const scale = 1 / Math.sqrt(norm);
-    for (let i = 0; i < dimensions; i++) vector[i]! *= scale;
-  }
-  return vector;
+  return scaleToUnitLength(vector);
 }
 
 /**

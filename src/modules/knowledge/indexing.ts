@@ -1,7 +1,8 @@
 import { systemActor } from '../../access/index.js';
 import type { Executor } from '../../db/connection.js';
 import type { EmbedderSpec } from '../../knowledge/embedder.js';
-import { embedAll, embedderFor } from '../../knowledge/embedders/index.js';
+import type { Embedder } from '../../knowledge/embedder.js';
+import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageInput } from '../../knowledge/passage.js';
 import { recordPassageTexts } from '../../knowledge/record-passages.js';
 import { passageStore } from '../../knowledge/store/index.js';
@@ -31,8 +32,15 @@ async function schemaOrNull(ctx: ServiceContext, worksheetId: string): Promise<W
   }
 }
 
+/** Embeds texts in batches of the embedder's `maxBatch`. */
+async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += embedder.maxBatch) vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
+  return vectors;
+}
+
 /** The passages of one source for the records whose field texts are given. */
-async function passagesOf(schema: WorksheetSchema, source: IndexedSource, texts: Map<string, Map<string, string>>, rowIds: readonly string[]): Promise<PassageInput[]> {
+async function passagesOf(ctx: ServiceContext, schema: WorksheetSchema, source: IndexedSource, texts: Map<string, Map<string, string>>, rowIds: readonly string[]): Promise<PassageInput[]> {
   // Fields deleted since the source was made are skipped; the rest keep the source's order.
   const fields = source.fieldIds.flatMap((id) => {
     const field = schema.byKey.get(id);
@@ -46,7 +54,7 @@ async function passagesOf(schema: WorksheetSchema, source: IndexedSource, texts:
     return recordPassageTexts(cells, titleField).map((text) => ({ rowId, text }));
   });
   const vectors = await embedAll(
-    embedderFor(source.embedder),
+    embedderFor(source.embedder, { embeddings: ctx.embeddings ?? null }),
     texted.map(({ text }) => text.content),
   );
   return texted.map(({ rowId, text }, i) => ({
@@ -77,7 +85,7 @@ export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: 
   const wanted = new Set(sources.flatMap((source) => source.fieldIds));
   const fields = schema.fields.filter((field) => wanted.has(field.id) && field.fieldType.storage !== 'none');
   const texts = await recordTexts(inTrx, schema, fields, rowIds);
-  for (const source of sources) await store.replace(trx, owners(source), await passagesOf(schema, source, texts, rowIds));
+  for (const source of sources) await store.replace(trx, owners(source), await passagesOf(ctx, schema, source, texts, rowIds));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { requireWorksheetRight } from '../../access/index.js';
-import { embedderFor } from '../../knowledge/embedders/index.js';
+import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { RetrievalRequest, Retrieve, SearchMode } from '../../knowledge/retrieval.js';
 import { rankPassages } from '../../knowledge/retriever.js';
 import { passageStore } from '../../knowledge/store/index.js';
@@ -88,7 +88,7 @@ export const retrieve: Retrieve = async (ctx, request) => {
   const vectors =
     request.mode === 'keyword'
       ? []
-      : await Promise.all([...groups.values()].map(async (group) => ({ knowledgeIds: group.knowledgeIds, vector: (await embedderFor(group.spec).embed([request.query]))[0]! })));
+      : await Promise.all([...groups.values()].map(async (group) => ({ knowledgeIds: group.knowledgeIds, vector: (await embedderFor(group.spec, { embeddings: ctx.embeddings ?? null }).embed([request.query]))[0]! })));
   return rankPassages({ db: ctx.db, store: passageStore(ctx.dialect), knowledgeIds: request.knowledgeIds, vectors, readable: passageGate(ctx, filter) }, request);
 };
 

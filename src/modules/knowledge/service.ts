@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
-import { defaultEmbedderSpec } from '../../knowledge/embedders/index.js';
+import { defaultEmbedderSpec, embedderFor, resolveEmbedderSpec } from '../../knowledge/embedders/registry.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import { containsText } from '../../query/index.js';
 import { AppError } from '../../shared/app-error.js';
@@ -120,8 +120,11 @@ export async function createKnowledgeBase(ctx: ServiceContext, input: BaseInput)
   const name = checkName(input.name);
   const description = checkDescription(input.description);
   const sources = await checkSources(ctx, input.sources ?? []);
+  // The server's default embedder, its vector size learnt first when it is an endpoint's.
+  const services = { embeddings: ctx.embeddings ?? null };
+  const embedder = await resolveEmbedderSpec(embedderFor(defaultEmbedderSpec(services), services));
   const now = ctx.now();
-  const base: KnowledgeBase = { id: newObjectId(), appId: ctx.actor.appId, name, description, embedder: defaultEmbedderSpec(), status: sources.length > 0 ? 'indexing' : 'ready', error: null, createdBy: ctx.actor.accountId, createdAt: now, updatedAt: now };
+  const base: KnowledgeBase = { id: newObjectId(), appId: ctx.actor.appId, name, description, embedder, status: sources.length > 0 ? 'indexing' : 'ready', error: null, createdBy: ctx.actor.accountId, createdAt: now, updatedAt: now };
   await inTransaction(ctx.db, async (trx) => {
     await repository.insertBase(trx, base);
     await addSources(ctx, trx, base.id, sources);

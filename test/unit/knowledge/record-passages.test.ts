@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_CHUNK, recordPassageTexts } from '../../../src/knowledge/record-passages.js';
+import { recordPassageTexts } from '../../../src/knowledge/record-passages.js';
+import { DEFAULT_CHUNK_SIZE } from '../../../src/knowledge/chunking/spans.js';
+
+const RECORD_CHUNK = DEFAULT_CHUNK_SIZE.size;
 
 const cell = (fieldId: string, name: string, text: string) => ({ fieldId, name, text });
 
@@ -21,10 +24,11 @@ describe("a record's passages", () => {
     expect(passages.every((p) => p.content.length <= RECORD_CHUNK)).toBe(true);
   });
 
-  it('cuts a single line longer than the chunk size with an overlap', () => {
-    const text = 'x'.repeat(RECORD_CHUNK * 2);
+  it('cuts a single value longer than the chunk size, each piece named, its keyword text without the name', () => {
+    const text = 'word '.repeat(RECORD_CHUNK).trim();
     const passages = recordPassageTexts([cell('a', 'A', text)], null);
-    expect(passages.length).toBe(3);
-    expect(passages.every((p) => p.content.length <= RECORD_CHUNK && p.fieldIds.join() === 'a')).toBe(true);
+    expect(passages.length).toBeGreaterThan(4);
+    expect(passages.every((p) => p.content.length <= RECORD_CHUNK && p.content.startsWith('A: word') && p.keywordText!.startsWith('word') && p.fieldIds.join() === 'a')).toBe(true);
+    expect(passages.map((p) => p.chunkIndex)).toEqual(passages.map((_, i) => i));
   });
 });
