@@ -8,6 +8,7 @@ import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { callerScope } from '../records/index.js';
 import { loadSchema } from '../worksheets/index.js';
+import { embeddingFor } from './embedding-failure.js';
 import { passageGate, type PassageFilter } from './passage-gate.js';
 import * as repository from './repository.js';
 
@@ -88,7 +89,7 @@ export const retrieve: Retrieve = async (ctx, request) => {
   const vectors =
     request.mode === 'keyword'
       ? []
-      : await Promise.all([...groups.values()].map(async (group) => ({ knowledgeIds: group.knowledgeIds, vector: (await embedderFor(group.spec, { embeddings: ctx.embeddings ?? null }).embed([request.query]))[0]! })));
+      : await Promise.all([...groups.values()].map(async (group) => ({ knowledgeIds: group.knowledgeIds, vector: (await embeddingFor(() => embedderFor(group.spec, { embeddings: ctx.embeddings ?? null }).embed([request.query])))[0]! })));
   return rankPassages({ db: ctx.db, store: passageStore(ctx.dialect), knowledgeIds: request.knowledgeIds, vectors, readable: passageGate(ctx, filter) }, request);
 };
 

@@ -9,6 +9,7 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { embeddingFor } from './embedding-failure.js';
 import { indexSourceJob } from './index-job.js';
 import { refreshBaseStatus } from './indexing.js';
 import * as repository from './repository.js';
@@ -122,7 +123,7 @@ export async function createKnowledgeBase(ctx: ServiceContext, input: BaseInput)
   const sources = await checkSources(ctx, input.sources ?? []);
   // The server's default embedder, its vector size learnt first when it is an endpoint's.
   const services = { embeddings: ctx.embeddings ?? null };
-  const embedder = await resolveEmbedderSpec(embedderFor(defaultEmbedderSpec(services), services));
+  const embedder = await embeddingFor(() => resolveEmbedderSpec(embedderFor(defaultEmbedderSpec(services), services)));
   const now = ctx.now();
   const base: KnowledgeBase = { id: newObjectId(), appId: ctx.actor.appId, name, description, embedder, status: sources.length > 0 ? 'indexing' : 'ready', error: null, createdBy: ctx.actor.accountId, createdAt: now, updatedAt: now };
   await inTransaction(ctx.db, async (trx) => {
