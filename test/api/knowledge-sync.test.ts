@@ -193,3 +193,32 @@ describeApi(
   { WORKERS: '0' },
   { clock: () => NOW },
 );
+
+let clock = NOW;
+
+describeApi(
+  'knowledge bases: a re-index that keeps failing',
+  (ctx) => {
+    it('is retried with the queue backoff, then marks the source and its base failed with the reason', async () => {
+      const sheet = await makeSheet(ctx, 'Failing', [{ name: 'Title', alias: 'title', type: '2', isTitle: true }]);
+      const made = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Failing', sources: [{ worksheetId: sheet.id, fieldIds: ['title'] }] });
+      expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
+      // The base's embedder is one this server no longer has: every re-index fails.
+      await ctx.database.db.updateTable('knowledge_bases').set({ embedder: JSON.stringify({ kind: 'openai-compatible', model: 'gone', dimensions: 8 }) }).where('id', '=', made.body.data.id).execute();
+      await createRecord(ctx, sheet, [{ id: 'title', value: 'Doomed' }]);
+      expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
+      // A failed attempt waits for its retry: nothing is due at the same instant, the base is unchanged.
+      expect(await ctx.app.jobs.runUntilIdle()).toBe(0);
+      expect((await ctx.call<{ status: string }>('GET', `/v3/app/knowledge/${made.body.data.id}`)).body.data.status).toBe('ready');
+      for (let attempt = 2; attempt <= 5; attempt++) {
+        clock += 10 * 60_000;
+        expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
+      }
+      const failed = await ctx.call<{ status: string; error: string; sources: Array<{ status: string; error: string }> }>('GET', `/v3/app/knowledge/${made.body.data.id}`);
+      const reason = 're-indexing 1 written record(s) failed: the knowledge base\'s embedder "openai-compatible" (gone) is not configured on this server';
+      expect(failed.body.data).toMatchObject({ status: 'failed', error: reason, sources: [{ status: 'failed', error: reason }] });
+    });
+  },
+  { WORKERS: '0' },
+  { clock: () => clock },
+);
