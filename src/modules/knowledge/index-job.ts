@@ -32,7 +32,7 @@ export interface IndexJobDeps {
   contextOf(actor: Actor): ServiceContext;
 }
 
-async function indexingContext(deps: IndexJobDeps, base: repository.KnowledgeBase): Promise<ServiceContext> {
+export async function indexingContext(deps: IndexJobDeps, base: repository.KnowledgeBase): Promise<ServiceContext> {
   const organizationId = await repository.organizationOfApp(deps.db, base.appId);
   return deps.contextOf(systemActor({ job: 'knowledge-index', appId: base.appId, organizationId, accountId: base.createdBy, writes: false }));
 }

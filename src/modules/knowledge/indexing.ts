@@ -15,8 +15,8 @@ import * as repository from './repository.js';
 
 /**
  * Record passages: built from the records as they are in a transaction, replacing the ones kept.
- * The full indexing of a new source (`index-job.ts`) and the re-indexing of written records (the
- * record writer's hook) both come here.
+ * The full indexing of a new source (`index-job.ts`) and the re-indexing of written records
+ * (`reindex-job.ts`) both come here.
  */
 
 /** A source with its base's embedder: what indexing a record needs. */
@@ -86,19 +86,6 @@ export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: 
   const fields = schema.fields.filter((field) => wanted.has(field.id) && field.fieldType.storage !== 'none');
   const texts = await recordTexts(inTrx, schema, fields, rowIds);
   for (const source of sources) await store.replace(trx, owners(source), await passagesOf(ctx, schema, source, texts, rowIds));
-}
-
-/**
- * Re-indexes records of a worksheet in every knowledge base that indexes it, in `trx` (the record
- * write's own transaction, or a job's): their passages are built from the records as `trx` sees
- * them and replace the ones kept; records no longer live (deleted, or never there) lose theirs.
- * Nothing happens for a worksheet no knowledge base indexes (one indexed read).
- * @example await reindexRecords(ctx, trx, schema.id, changedRowIds)
- */
-export async function reindexRecords(ctx: ServiceContext, trx: Executor, worksheetId: string, rowIds: readonly string[]): Promise<void> {
-  if (rowIds.length === 0) return;
-  const sources = await repository.sourcesOfWorksheet(trx, worksheetId);
-  await indexRecords(ctx, trx, sources, rowIds);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
 import { defaultEmbedderSpec, embedderFor, resolveEmbedderSpec } from '../../knowledge/embedders/registry.js';
+import { forgetIndexedWorksheets } from '../../knowledge/indexed-worksheets.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import { containsText } from '../../query/index.js';
 import { AppError } from '../../shared/app-error.js';
@@ -78,6 +79,11 @@ async function checkSources(ctx: ServiceContext, input: NonNullable<BaseInput['s
   return checked;
 }
 
+/** The record writer's hook caches which worksheets are indexed: a change to sources forgets them once it commits. */
+function forgetSourcesOnCommit(trx: Executor, sources: ReadonlyArray<{ worksheetId: string }>): void {
+  if (sources.length > 0) onCommit(trx, () => forgetIndexedWorksheets(sources.map((s) => s.worksheetId)));
+}
+
 /** New sources of a base, queued for their full indexing in `trx` (the job starts when it commits). */
 async function addSources(ctx: ServiceContext, trx: Executor, knowledgeId: string, wanted: Array<{ worksheetId: string; fieldIds: string[] }>): Promise<void> {
   if (wanted.length === 0) return;
@@ -85,6 +91,7 @@ async function addSources(ctx: ServiceContext, trx: Executor, knowledgeId: strin
   const sources: KnowledgeSource[] = wanted.map((w) => ({ id: newObjectId(), knowledgeId, worksheetId: w.worksheetId, fieldIds: w.fieldIds, status: 'queued', progress: 0, total: 0, error: null, createdAt: now }));
   await repository.insertSources(trx, sources);
   await enqueueJobs(trx, sources.map((s) => indexSourceJob(s.id)), now);
+  forgetSourcesOnCommit(trx, sources);
   onCommit(trx, announceJobs);
 }
 
@@ -160,6 +167,7 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
         trx,
         dropped.map((s) => s.id),
       );
+      forgetSourcesOnCommit(trx, dropped);
       const added = wanted.filter((w) => !current.some((s) => same(s) && s.worksheetId === w.worksheetId));
       await addSources(ctx, trx, base.id, added);
       await refreshBaseStatus(trx, base);
@@ -173,6 +181,7 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
 export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const base = await claimedBase(ctx, trx, id);
+    forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [base.id]));
     await passageStore(ctx.dialect).removeAll(trx, base.id);
     await repository.deleteBase(trx, base.id);
   });
@@ -194,6 +203,7 @@ export async function listKnowledgeBases(ctx: ServiceContext, input: ListInput) 
 export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, appId: string): Promise<void> {
   const store = passageStore(ctx.dialect);
   for (const id of await repository.baseIdsOfApp(trx, appId)) {
+    forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [id]));
     await store.removeAll(trx, id);
     await repository.deleteBase(trx, id);
   }
