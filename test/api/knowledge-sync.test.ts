@@ -215,7 +215,7 @@ describeApi(
         expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
       }
       const failed = await ctx.call<{ status: string; error: string; sources: Array<{ status: string; error: string }> }>('GET', `/v3/app/knowledge/${made.body.data.id}`);
-      const reason = 're-indexing 1 written record(s) failed: the knowledge base\'s embedder "openai-compatible" (gone) is not configured on this server';
+      const reason = 're-indexing 1 written record(s) failed: this knowledge base embeds with the model "gone" of an OpenAI-compatible service, but EMBEDDINGS_URL is not set on this server (docs/operations.md, "Knowledge bases and chatbots")';
       expect(failed.body.data).toMatchObject({ status: 'failed', error: reason, sources: [{ status: 'failed', error: reason }] });
     });
   },
