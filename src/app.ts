@@ -48,6 +48,8 @@ import { workflowDefinitionRoutes } from './modules/workflows/index.js';
 import { reconcileTimeTriggers } from './workflow/index.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationRoutes } from './modules/notifications/index.js';
+import type { Actor } from './shared/actor.js';
+import { indexSourceHandler, knowledgeRoutes, reindexRecordsHandler } from './modules/knowledge/index.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -112,6 +114,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   app.addHook('onClose', () => recycleBin.close());
 
   const services = nodeServices(config);
+  const knowledgeJobs = { db: database.db, contextOf: (actor: Actor) => contextOf(app, actor, app.log) };
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -123,6 +126,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     leaseMs: config.workerLeaseMs,
     crashAt: config.crashAt,
     services,
+    moreHandlers: [indexSourceHandler(knowledgeJobs), reindexRecordsHandler(knowledgeJobs)],
   });
   app.decorate('jobs', jobs);
   if (config.workers > 0 && startJobs) app.addHook('onReady', () => jobs.start());
@@ -185,6 +189,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(workflowRunRoutes, { prefix });
     await app.register(workflowInstanceRoutes, { prefix });
     await app.register(notificationRoutes, { prefix });
+    await app.register(knowledgeRoutes, { prefix });
   }
   return app;
 }

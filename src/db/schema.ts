@@ -448,7 +448,19 @@ export interface MetaSchema {
     updated_at: number;
   };
   /** A worksheet a knowledge base indexes; `field_ids` is a JSON array of field ids. */
-  knowledge_sources: { id: string; knowledge_id: string; worksheet_id: string; field_ids: string; created_at: number };
+  knowledge_sources: {
+    id: string;
+    knowledge_id: string;
+    worksheet_id: string;
+    field_ids: string;
+    /** The full indexing of its records: queued, indexing, ready, failed (`error` says why). */
+    status: Generated<string>;
+    /** Records indexed so far, of `total` (counted when the indexing started). */
+    progress: Generated<number>;
+    total: Generated<number>;
+    error: string | null;
+    created_at: number;
+  };
   knowledge_documents: {
     id: string;
     knowledge_id: string;

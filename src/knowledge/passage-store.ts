@@ -14,13 +14,17 @@ import type { PassageInput, PassageOwner, StoredPassage } from './passage.js';
  * or an ingestion job and its progress, commit together.
  */
 export interface PassageStore {
-  /** Replaces every passage of `owner` by `passages` (none: removes them). */
-  replace(trx: Executor, owner: PassageOwner, passages: readonly PassageInput[]): Promise<void>;
+  /**
+   * Replaces every passage of `owner` (or of each of several owners, in one go: a page of records
+   * is re-indexed with a few statements, not a few per record) by `passages` (none: removes them).
+   */
+  replace(trx: Executor, owner: PassageOwner | readonly PassageOwner[], passages: readonly PassageInput[]): Promise<void>;
   /** Removes every passage of a knowledge base, or of one of its sources. */
   removeAll(trx: Executor, knowledgeId: string, sourceId?: string): Promise<void>;
   /**
    * The best passages for the words of `query`, best first, at most `limit`: full-text rank, each
-   * with its rank score (larger is better). Words are matched as whole words after folding case.
+   * with its rank score in [0, 1) (larger is better). Words are matched as whole words after
+   * folding case and diacritics (`search-terms.ts`); any word of the query may match.
    */
   keywordCandidates(db: Executor, knowledgeIds: readonly string[], query: string, limit: number): Promise<Array<{ passage: StoredPassage; score: number }>>;
   /** The passages nearest to `vector`, best first, at most `limit`, each with its cosine similarity. */

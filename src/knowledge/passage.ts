@@ -15,6 +15,12 @@ export interface PassageInput {
   source: PassageSource;
   content: string;
   vector: Float32Array;
+  /**
+   * The text the full-text index holds, when not `content`: a record passage's values without
+   * the field names, which every passage of its worksheet repeats (they would match every passage,
+   * rank none, and make each search read the whole index).
+   */
+  keywordText?: string;
 }
 
 /** A stored passage as a search reads it back. `seq` is its storage key (FTS and vector rows use it). */

@@ -15,7 +15,10 @@ export interface RetrievalRequest {
   /** 1–100, default 5. */
   topK: number;
   mode: SearchMode;
-  /** Results scoring below it are left out. Scores: cosine similarity (vector), the engine's normalised rank (keyword), the fused score (hybrid). */
+  /**
+   * Results scoring below it are left out. Scores: cosine similarity (vector), the engine's rank
+   * scaled into [0, 1) (keyword), the fused score scaled so that 1 is first in both rankings (hybrid).
+   */
   scoreThreshold?: number;
   /** Narrows record passages of one worksheet with the filter language (`query/`), under the caller's scope. */
   filter?: { worksheetId: string; tree: unknown };

@@ -58,5 +58,6 @@ export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLo
     files: app.files,
     recompute: { start: (job) => app.recompute.start(job), inlineMaxRows: app.config.computeInlineMaxRows },
     draftLimit: app.config.draftLimit,
+    embeddings: app.config.embeddings,
   };
 }

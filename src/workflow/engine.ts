@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../db/connection.js';
 import { queryBuilderReader } from '../db/row-reader.js';
-import { JobWorker } from '../jobs/index.js';
+import { JobWorker, type JobHandler } from '../jobs/index.js';
 import type { Actor } from '../shared/actor.js';
 import type { ServiceContext } from '../shared/service-context.js';
 import { crashSwitch } from './crash-points.js';
@@ -31,6 +31,8 @@ export interface EngineOptions {
   crashAt?: CrashAt | null;
   /** What nodes reach beyond records: mail, outbound HTTP, notices. */
   services: NodeServices;
+  /** Handlers of other background work on the same queue (knowledge base indexing). */
+  moreHandlers?: JobHandler[];
 }
 
 /**
@@ -72,7 +74,7 @@ export function createJobWorker(options: EngineOptions): JobWorker {
   return new JobWorker({
     db,
     dialect,
-    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps)],
+    handlers: [workflowRunHandler(deps), scheduleJobHandler(deps), dateSweepHandler(deps), ...(options.moreHandlers ?? [])],
     clock,
     log,
     concurrency: Math.max(1, options.concurrency),

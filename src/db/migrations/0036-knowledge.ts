@@ -7,7 +7,8 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * `knowledge_bases` keeps its embedder (`embedder`: JSON `EmbedderSpec`) so that passages and
  * queries are always embedded alike; `status` is `ready`, `indexing` (jobs of it are queued) or
  * `failed` (`error` says why). `knowledge_sources` are the worksheets it indexes, with the fields
- * (`field_ids`, JSON) each record's passage is built from. `knowledge_documents` are uploaded or
+ * (`field_ids`, JSON) each record's passage is built from, and the state of their full indexing
+ * (`status` queued, indexing, ready or failed; `progress` records indexed of `total`). `knowledge_documents` are uploaded or
  * fetched documents, with their ingestion's `status` (queued, ingesting, ready, failed) and
  * `progress` (chunks embedded of `chunk_total`).
  *
@@ -38,6 +39,10 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     .addColumn('knowledge_id', 'text', (c) => c.notNull())
     .addColumn('worksheet_id', 'text', (c) => c.notNull())
     .addColumn('field_ids', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('ready'))
+    .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('error', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('knowledge_sources_knowledge').on('knowledge_sources').columns(['knowledge_id']).execute();
@@ -76,4 +81,36 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
     )`.execute(db);
   // Replacing one record's or one document's passages; counting a knowledge base's passages.
   await db.schema.createIndex('knowledge_passages_owner').on('knowledge_passages').columns(['knowledge_id', 'source_id', 'row_id']).execute();
+  await fullTextIndex(db, dialect);
+  await vectorColumn(db, dialect);
+}
+
+/**
+ * The full-text index over each passage's folded terms (`src/knowledge/search-terms.ts`), which the
+ * passage store computes: the engine's own parser never splits words, so the same words match on
+ * both engines. FTS5: contentless (the terms are not the passage's text, and need no second copy),
+ * deletable by rowid (`contentless_delete`), each term prefixed with its knowledge base
+ * (`store/fts5-keywords.ts`); the `ascii` tokenizer splits at spaces, as the terms arrive already
+ * folded and separated.
+ * PostgreSQL: a `tsvector` column built from the same terms, with a GIN index.
+ */
+async function fullTextIndex(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
+  if (dialect.passageSearch.fullText === 'fts5') {
+    await sql`CREATE VIRTUAL TABLE knowledge_passages_fts USING fts5(terms, content='', contentless_delete=1, tokenize='ascii')`.execute(db);
+    // How many passages hold each term: a search leaves out terms too common to rank by.
+    await sql`CREATE VIRTUAL TABLE knowledge_passages_vocab USING fts5vocab(knowledge_passages_fts, 'row')`.execute(db);
+    return;
+  }
+  await sql`ALTER TABLE knowledge_passages ADD COLUMN terms tsvector`.execute(db);
+  await sql`CREATE INDEX knowledge_passages_terms ON knowledge_passages USING gin (terms)`.execute(db);
+}
+
+/**
+ * Vectors kept in a column of the passages (PostgreSQL): pgvector's `vector` when it could be
+ * enabled, else `real[]`. sqlite-vec's `vec0` tables are made by the store when a vector size is
+ * first used (the extension is loaded only then).
+ */
+async function vectorColumn(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
+  const columnType = await dialect.passageSearch.vectorColumnType?.(db);
+  if (columnType) await sql`ALTER TABLE knowledge_passages ADD COLUMN embedding ${sql.raw(columnType)}`.execute(db);
 }

@@ -7,6 +7,7 @@ import { ItemType, createSections, placeItem, resolveSection, sectionTree, type 
 import { administers, hasWorksheetRight, seesChatbot, seesPage } from '../../access/index.js';
 import type { Actor } from '../../shared/actor.js';
 import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
+import { deleteKnowledgeOfApp } from '../knowledge/index.js';
 import * as repository from './repository.js';
 
 export interface AppChanges {
@@ -92,11 +93,12 @@ export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promi
   await repository.updateApp(ctx.db, ctx.actor.appId, { ...checkChanges(changes), updated_at: ctx.now() });
 }
 
-/** Deletes the application with every worksheet (and its rows), page, section and key. */
+/** Deletes the application with every worksheet (and its rows), page, section, key and knowledge base. */
 export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
   // Retried when PostgreSQL aborts it to break a deadlock with a background index build.
   const removedFiles = await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     const files = await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
+    await deleteKnowledgeOfApp(ctx, trx, ctx.actor.appId);
     await repository.deleteApp(trx, ctx.actor.appId);
     return files;
   });
