@@ -49,7 +49,8 @@ import { reconcileTimeTriggers } from './workflow/index.js';
 import { workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationRoutes } from './modules/notifications/index.js';
 import type { Actor } from './shared/actor.js';
-import { indexSourceHandler, knowledgeRoutes, reindexRecordsHandler } from './modules/knowledge/index.js';
+import { indexSourceHandler, knowledgeRoutes, reindexRecordsHandler, retrieve } from './modules/knowledge/index.js';
+import { chatModelFor } from './knowledge/chat-model.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -179,7 +180,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(discussionRoutes, { prefix });
     await app.register(chartRoutes, { prefix });
     await app.register(customPageRoutes, { prefix });
-    await app.register(chatbotRoutes, { prefix });
+    await app.register(chatbotRoutes, { prefix, answers: { chatModel: () => chatModelFor(config), retrieve } });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
     await app.register(roleRoutes, { prefix });

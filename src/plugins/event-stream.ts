@@ -24,7 +24,8 @@ export async function sendEventStream(request: FastifyRequest, reply: FastifyRep
   reply.hijack();
   const raw = reply.raw;
   // Headers set by hooks so far (rate limits, request id) travel with the stream.
-  raw.writeHead(200, { ...reply.getHeaders(), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  const set = Object.fromEntries(Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined));
+  raw.writeHead(200, { ...set, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   let ended = false;
   const gone = () => {
     if (!ended) abort.abort(new Error('the client closed the connection'));

@@ -48,6 +48,7 @@ describeApi(
       const kb = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Handbook', sources: [{ worksheetId: sheet.id, fieldIds: ['topic', 'answer'] }] });
       expect(kb.body.error_msg).toBe('');
       await ctx.app.jobs.runUntilIdle();
+      expect((await ctx.call<{ status: string; chunkCount: number }>('GET', `/v3/app/knowledge/${kb.body.data.id}`)).body.data).toMatchObject({ status: 'ready', chunkCount: 2 });
       const bot = await ctx.call<{ id: string }>('POST', '/v3/app/chatbots', { name: 'HR helper', prompt: 'You answer questions about the staff handbook.', knowledgeIds: [kb.body.data.id] });
       expect(bot.body.error_msg).toBe('');
       chatbotId = bot.body.data.id;
@@ -110,7 +111,7 @@ describeApi(
       model.failNext({ status: 500 });
       const failed = await ask({ message: 'Anything?' });
       expect([failed.status, failed.body.error_code]).toEqual([502, 0]);
-      expect(failed.body.error_msg).toBe('the language model failed (HTTP 500); the server log has the details');
+      expect(failed.body.error_msg).toMatch(/^the language model failed \(HTTP 500\); the server log has the details \(request [^)]+\)$/);
       expect(failed.body.error_msg).not.toContain('127.0.0.1');
       expect(await listed()).toBe(count);
     });
@@ -119,6 +120,17 @@ describeApi(
       expect((await ask({})).body).toMatchObject({ error_code: 10001, error_msg: 'body.message is required' });
       expect((await ask({ message: '' })).body.error_code).toBe(10002);
       expect((await ask({ message: 'Hi', conversationId: 'nope' })).body).toMatchObject({ error_code: 10007, error_msg: 'conversationId: no conversation "nope" of yours with this chatbot' });
+    });
+
+    it('ends a stream the model broke off with an error event, keeping nothing', async () => {
+      const count = (await ctx.call<{ total: number }>('GET', `/v3/app/chatbots/${chatbotId}/conversations`)).body.data.total;
+      model.failNext({ streamError: 'the model is overloaded' });
+      const response = await ctx.app.inject({ method: 'POST', url: `/v3/app/chatbots/${chatbotId}/messages`, headers: { ...ctx.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ message: 'Tell me about parking', stream: true }) });
+      expect(response.statusCode).toBe(200);
+      const events = eventsOf(response.body);
+      expect(events.map((e) => e.event).filter((e) => e !== 'delta')).toEqual(['conversation', 'error']);
+      expect(events.at(-1)!.data).toMatchObject({ success: false, error_code: 0 });
+      expect((await ctx.call<{ total: number }>('GET', `/v3/app/chatbots/${chatbotId}/conversations`)).body.data.total).toBe(count);
     });
 
     it('streams the answer as Server-Sent Events over real HTTP, piece by piece, then keeps it', async () => {
@@ -151,7 +163,7 @@ describeApi(
       expect(kept.body.data.messages.map((m) => m.content)).toEqual(['How many days of annual leave do I get?', 'You get 25 days of leave a year [1].']);
     });
   },
-  { LLM_URL: model.url, LLM_MODEL: 'fake-chat' },
+  { LLM_URL: model.url, LLM_MODEL: 'fake-chat', WORKERS: '0' },
 );
 
 describeApi('chatbot messages without a model configured', (ctx) => {
