@@ -24,6 +24,7 @@ import { chartDataAndSvg } from './workloads/chart.js';
 import { getByIdRateLimited, LIMITS_OFF, type SideBySide } from './workloads/rate-limited-get.js';
 import { approveTodos } from './workloads/approvals.js';
 import { backlogDrain, workflowRuns } from './workloads/workflow-runs.js';
+import { knowledgeIngest, knowledgeSearch } from './workloads/knowledge.js';
 
 /**
  * `npm run bench`: the server as a child process on a fresh database, loaded by autocannon from
@@ -58,6 +59,8 @@ function selected(workloads: { writes: Workload[]; reads: Workload[] }, only: st
   const wanted = new Set(only);
   if (reads.length) wanted.add('W1');
   if (wanted.has('W7') || wanted.has('W7A')) wanted.add('W8');
+  // W15 searches the knowledge worksheet W14 makes.
+  if (wanted.has('W15') || wanted.has('W15K')) wanted.add('W14');
   return { writes: workloads.writes.filter(([id]) => wanted.has(id.toUpperCase())), reads };
 }
 
@@ -96,6 +99,8 @@ function workloadsOf(
       // The workflow engine: its own worksheets; W9b restarts the server twice (without workers, then with).
       ['W9', (ctx) => workflowRuns(ctx, flows.database, flows.appId)],
       ['W9b', (ctx) => backlogDrain(ctx, flows.database, flows.appId, (env) => restart(ctx, env))],
+      // Knowledge bases: their own worksheet, indexed by the server's job worker.
+      ['W14', knowledgeIngest],
     ],
     reads: [
       ['W3', (ctx) => getById(ctx, ceiling())],
@@ -112,6 +117,7 @@ function workloadsOf(
       ['W11n', (ctx) => searchOneWord(ctx, W11_NO_TOTAL)],
       ['W7', (ctx) => listWithRelated(ctx, relationSheets!, false)],
       ['W7a', (ctx) => listWithRelated(ctx, relationSheets!, true)],
+      ['W15', knowledgeSearch],
     ],
   };
 }
@@ -298,6 +304,8 @@ try {
   await main();
 } catch (error) {
   console.error('The bench harness failed:', error);
+  // A server that died takes a moment to be reported ended after its connections reset.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const ended = server?.ended();
   if (ended) {
     // The next run truncates the log: its end is kept here.

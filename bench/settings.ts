@@ -24,10 +24,10 @@ export interface BenchSettings {
 }
 
 /** Workloads BENCH_ONLY may name. */
-const SELECTABLE = ['W1', 'W2', 'W8', 'W12', 'W10', 'W9', 'W9B', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W4M', 'W5', 'W13', 'W11', 'W11N', 'W7', 'W7A', 'W6'];
+const SELECTABLE = ['W1', 'W2', 'W8', 'W12', 'W10', 'W9', 'W9B', 'W14', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W4M', 'W5', 'W13', 'W11', 'W11N', 'W7', 'W7A', 'W15', 'W6'];
 
 /** The workloads that load the server (W6 only reads its memory). */
-const PROFILABLE = ['W1', 'W2', 'W12', 'W10', 'W13', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9'];
+const PROFILABLE = ['W1', 'W2', 'W12', 'W10', 'W13', 'W3', 'W3T', 'W3R', 'W4S', 'W4', 'W4T', 'W4V', 'W5', 'W11', 'W11N', 'W7', 'W7A', 'W8', 'W9', 'W14', 'W15'];
 
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 const isOn = (value: string | undefined): boolean => value === '1' || value === 'true';

@@ -30,6 +30,7 @@ import { contextOf } from './plugins/service-context.js';
 import { discussionRoutes } from './modules/discussions/index.js';
 import { chartRoutes } from './modules/charts/index.js';
 import { customPageRoutes } from './modules/custom-pages/index.js';
+import { chatbotRoutes } from './modules/chatbots/index.js';
 import { fileRoutes, signedFileRoutes } from './modules/files/index.js';
 import { shareLinkRoutes, sharePageRoutes } from './modules/share-links/index.js';
 import { apiCsrf, SessionStore, sessionSecretOf, sessionSigner, signInPageRoutes } from './modules/sign-in/index.js';
@@ -49,6 +50,9 @@ import { planRecurringJobs, recurringJobHandler } from './jobs/index.js';
 import { maintenanceSweepJob } from './jobs/maintenance-sweep.js';
 import { runTodos, workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationMailHandler, notificationRoutes } from './modules/notifications/index.js';
+import type { Actor } from './shared/actor.js';
+import { indexSourceHandler, knowledgeRoutes, reindexRecordsHandler, retrieve } from './modules/knowledge/index.js';
+import { chatModelFor } from './knowledge/chat-model.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
 export const API_PREFIXES = ['/v3', '/api/v3'] as const;
@@ -113,6 +117,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   const sweeps = [maintenanceSweepJob({ db: database.db, log: app.log, intervalMinutes: config.sweepIntervalMinutes }), recycleBin.job, timeoutSweepJob(database.db, { dialect: database.dialect, runTodos }, app.log)];
 
   const services = nodeServices(config);
+  const knowledgeJobs = { db: database.db, contextOf: (actor: Actor) => contextOf(app, actor, app.log) };
   const jobs = createJobWorker({
     database,
     clock: app.clock,
@@ -125,7 +130,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     crashAt: config.crashAt,
     services,
     // Registered even without SMTP_URL: mail queued while it was set fails, saying why, instead of waiting forever.
-    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock))],
+    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock)), indexSourceHandler(knowledgeJobs), reindexRecordsHandler(knowledgeJobs)],
   });
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {
@@ -181,6 +186,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(discussionRoutes, { prefix });
     await app.register(chartRoutes, { prefix });
     await app.register(customPageRoutes, { prefix });
+    await app.register(chatbotRoutes, { prefix, answers: { chatModel: () => chatModelFor(config), retrieve } });
     await app.register(fileRoutes, { prefix });
     await app.register(shareLinkRoutes, { prefix });
     await app.register(roleRoutes, { prefix });
@@ -190,6 +196,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     await app.register(workflowRunRoutes, { prefix });
     await app.register(workflowInstanceRoutes, { prefix });
     await app.register(notificationRoutes, { prefix });
+    await app.register(knowledgeRoutes, { prefix });
   }
   return app;
 }

@@ -37,7 +37,7 @@ function customKeyGrants(worksheets: readonly KeyWorksheetRights[], readOnly: bo
     const throughViews: Partial<Record<RowRight, readonly ViewReach[]>> = { read: through, edit: through, delete: through };
     return [w.id, { ...grant, throughViews, viewFilters: new Map([...viewFilters].filter(([id]) => views.includes(id))) }];
   });
-  return { administrator: false, readOnly, worksheets: new Map(granted), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null };
+  return { administrator: false, readOnly, worksheets: new Map(granted), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, chatbots: null };
 }
 
 /**

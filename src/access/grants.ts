@@ -66,6 +66,8 @@ export interface Grants {
   subordinateAccounts: readonly string[];
   /** The custom pages the caller may see; null: every page (administrators, keys, roles that reach every item of the application). */
   pages: ReadonlySet<string> | null;
+  /** The chatbots the caller may see and talk to; null: every chatbot (as `pages`). */
+  chatbots: ReadonlySet<string> | null;
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
@@ -87,13 +89,14 @@ export const NO_WORKSHEET: WorksheetGrant = { read: 'none', edit: 'none', delete
  * @example administratorGrants(false).administrator === true
  */
 export function administratorGrants(readOnly: boolean): Grants {
-  return { administrator: true, readOnly, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null };
+  return { administrator: true, readOnly, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, chatbots: null };
 }
 
+/** No item of a kind (pages, chatbots). */
 const NO_PAGES: ReadonlySet<string> = new Set();
 
 /** No rights in any application: a caller whose application is not known yet (organization- and user-level calls). */
-export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES };
+export const NO_GRANTS: Grants = { administrator: false, readOnly: true, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES, chatbots: NO_PAGES };
 
 /** A member of the application's organization with no role in it: no worksheet at all. */
-export const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES };
+export const MEMBER_WITHOUT_ROLE: Grants = { administrator: false, readOnly: false, worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: NO_PAGES, chatbots: NO_PAGES };

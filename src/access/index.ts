@@ -8,6 +8,7 @@ export {
   hasWorksheetRight,
   reachesEveryRow,
   requireReadThroughView,
+  seesChatbot,
   seesPage,
   requireAdministrator,
   requireFieldWrite,

@@ -98,6 +98,12 @@ export function seesPage(actor: Actor, pageId: string): boolean {
   return actor.grants.administrator || pages === null || pages.has(pageId);
 }
 
+/** Whether the caller may see and talk to a chatbot (roles of scope 0 list the ones they enable in `chatbotPermissions`). */
+export function seesChatbot(actor: Actor, chatbotId: string): boolean {
+  const chatbots = actor.grants.chatbots;
+  return actor.grants.administrator || chatbots === null || chatbots.has(chatbotId);
+}
+
 /** Whether the caller may see a field (hidden fields are never shown, filtered, sorted or written). */
 export function seesField(actor: Actor, worksheetId: string, fieldId: string): boolean {
   return !worksheetGrant(actor, worksheetId).hiddenFields.has(fieldId);

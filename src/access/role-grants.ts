@@ -36,6 +36,7 @@ export interface RoleDefinition {
   worksheetPermissions: WorksheetPermission[];
   /** For scope 0: the custom pages the role shows (`enable`); roles of other scopes show every page. */
   pagePermissions: Array<{ id: string; enable: boolean }>;
+  chatbotPermissions: Array<{ id: string; enable: boolean }>;
 }
 
 const DATA_SCOPE_OF_CODE: Record<DataScopeCode, DataScope> = { 0: 'none', 20: 'own', 30: 'subordinates', 100: 'all' };
@@ -114,23 +115,26 @@ export function mergeGrants(a: WorksheetGrant, b: WorksheetGrant): WorksheetGran
  * The grants of a person who holds `roles` (none of them an administrators' role) in an
  * application; `viewFilters` holds the stored filters of the views the roles name (a view missing
  * there was deleted, and shows nothing). A role of scope above 0 shows every custom page; one of
- * scope 0 those its `pagePermissions` enable.
- * @example grantsFromRoles([{ permissionScope: 60, globalPermissions, worksheetPermissions: [], pagePermissions: [] }], subordinates, new Map())
+ * scope 0 those its `pagePermissions` enable; chatbots alike, through `chatbotPermissions`.
+ * @example grantsFromRoles([{ permissionScope: 60, globalPermissions, worksheetPermissions: [], pagePermissions: [], chatbotPermissions: [] }], subordinates, new Map())
  */
 export function grantsFromRoles(roles: RoleDefinition[], subordinateAccounts: readonly string[], viewFilters: ReadonlyMap<string, unknown>): Grants {
   let otherWorksheets = NO_WORKSHEET;
   const listed = new Map<string, WorksheetGrant>();
   let pages: Set<string> | null = new Set();
+  let chatbots: Set<string> | null = new Set();
   for (const role of roles) {
     if (role.permissionScope > 0) {
       otherWorksheets = mergeGrants(otherWorksheets, uniformGrant(role));
       pages = null;
+      chatbots = null;
       continue;
     }
     for (const permission of role.worksheetPermissions) listed.set(permission.id, mergeGrants(listed.get(permission.id) ?? NO_WORKSHEET, worksheetGrantOf(permission, viewFilters)));
     for (const page of role.pagePermissions) if (page.enable) pages?.add(page.id);
+    for (const chatbot of role.chatbotPermissions) if (chatbot.enable) chatbots?.add(chatbot.id);
   }
   // A worksheet a scope-0 role lists also has what the uniform roles give everywhere.
   const worksheets = new Map([...listed].map(([id, grant]) => [id, mergeGrants(grant, otherWorksheets)]));
-  return { administrator: false, readOnly: false, worksheets, otherWorksheets, subordinateAccounts, pages };
+  return { administrator: false, readOnly: false, worksheets, otherWorksheets, subordinateAccounts, pages, chatbots };
 }

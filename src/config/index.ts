@@ -1,6 +1,10 @@
 import { dirname, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
+import { byteSize, ConfigError, flag, integer, text, type Env } from './env-readers.js';
+import { embeddingsEndpoint, llmEndpoint, type EmbeddingsEndpoint, type ModelEndpoint } from './model-endpoints.js';
+
+export { ConfigError };
 
 /**
  * The one typed configuration object. `process.env` is read here and nowhere else;
@@ -109,6 +113,12 @@ export interface Config {
   oauthAccessTokenSeconds: number;
   /** Minutes between two maintenance sweeps of expired sessions, codes and tokens (SWEEP_INTERVAL_MINUTES, default 60; 0 turns it off). */
   sweepIntervalMinutes: number;
+  /** The OpenAI-compatible embeddings service new knowledge bases use (EMBEDDINGS_URL, _MODEL, _API_KEY, _TIMEOUT_MS, _BATCH_SIZE); null: the built-in embedder. */
+  embeddings: EmbeddingsEndpoint | null;
+  /** The OpenAI-compatible chat model chatbots answer with (LLM_URL, _MODEL, _API_KEY, _TIMEOUT_MS); null: chatbots cannot answer. */
+  llm: ModelEndpoint | null;
+  /** Largest document a knowledge base takes, in bytes (KNOWLEDGE_DOCUMENT_MAX_SIZE, default 20mb). */
+  knowledgeDocumentMaxBytes: number;
 }
 
 /** Where the workflow engine may be told to kill its process, for the crash-recovery tests (workflow/crash-points.ts). */
@@ -120,40 +130,11 @@ export interface CrashAt {
   nth: number;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
-    super(`Invalid configuration: ${setting} ${message}`);
-    this.name = 'ConfigError';
-  }
-}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-type Env = Record<string, string | undefined>;
 
-function text(env: Env, name: string, fallback: string): string {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
-}
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(env, name, String(fallback));
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-/** Reads sizes like `10485760`, `512kb`, `10mb`. */
-function byteSize(env: Env, name: string, fallback: string): number {
-  const raw = text(env, name, fallback).toLowerCase();
-  const match = /^(\d+)\s*(b|kb|mb|gb)?$/.exec(raw);
-  if (!match) throw new ConfigError(name, `must be a size such as 10485760, 512kb or 10mb, got "${raw}"`);
-  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? 'b') as 'b'];
-  const value = Number(match[1]) * unit;
-  if (value < 1024) throw new ConfigError(name, 'must be at least 1kb');
-  return value;
-}
 
 function databaseUrl(env: Env): string {
   const raw = text(env, 'DATABASE_URL', 'sqlite:./data/tabularium.db');
@@ -250,6 +231,9 @@ export function loadConfig(env: Env = process.env): Config {
     signInAttemptsPerIp: integer(env, 'SIGN_IN_ATTEMPTS_PER_IP', 20, 1, 100_000),
     oauthAccessTokenSeconds: integer(env, 'OAUTH_ACCESS_TOKEN_SECONDS', 3600, 60, 86_400),
     sweepIntervalMinutes: integer(env, 'SWEEP_INTERVAL_MINUTES', 60, 0, 10_080),
+    embeddings: embeddingsEndpoint(env),
+    llm: llmEndpoint(env),
+    knowledgeDocumentMaxBytes: byteSize(env, 'KNOWLEDGE_DOCUMENT_MAX_SIZE', '20mb'),
   };
 }
 
@@ -295,12 +279,6 @@ function defaultFilesDir(databaseUrl: string): string {
   return join(dirname(file), 'files');
 }
 
-function flag(env: Env, name: string, fallback = 'false'): boolean {
-  const raw = text(env, name, fallback).toLowerCase();
-  if (['true', '1', 'yes'].includes(raw)) return true;
-  if (['false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
 
 /** Names proxy-addr (Fastify's trustProxy) knows for groups of ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];

@@ -105,6 +105,8 @@ export interface MetaSchema {
     global_permissions: string;
     worksheet_permissions: string;
     page_permissions: string;
+    /** JSON `[{id, enable}]` (migration 0037). */
+    chatbot_permissions: string;
     created_at: number;
     updated_at: number;
   };
@@ -436,4 +438,77 @@ export interface MetaSchema {
   };
   /** A person's notification choices (migration 0032): `mail` 0 turns their notification mail off; no row: on. */
   notification_settings: { account_id: string; mail: number; updated_at: number };
+  /** Knowledge bases (migration 0036, `src/knowledge/`). `embedder` is a JSON `EmbedderSpec`. */
+  knowledge_bases: {
+    id: string;
+    app_id: string;
+    name: string;
+    description: string;
+    embedder: string;
+    status: string;
+    error: string | null;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  /** A worksheet a knowledge base indexes; `field_ids` is a JSON array of field ids. */
+  knowledge_sources: {
+    id: string;
+    knowledge_id: string;
+    worksheet_id: string;
+    field_ids: string;
+    /** The full indexing of its records: queued, indexing, ready, failed (`error` says why). */
+    status: Generated<string>;
+    /** Records indexed so far, of `total` (counted when the indexing started). */
+    progress: Generated<number>;
+    total: Generated<number>;
+    error: string | null;
+    created_at: number;
+  };
+  knowledge_documents: {
+    id: string;
+    knowledge_id: string;
+    title: string;
+    media_type: string;
+    origin_url: string | null;
+    byte_size: number;
+    status: string;
+    progress: Generated<number>;
+    chunk_total: Generated<number>;
+    error: string | null;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  /** `source_id` is the worksheet source or the document; `row_id` and `field_ids` (JSON) are set for record passages. */
+  knowledge_passages: {
+    seq: Generated<number>;
+    knowledge_id: string;
+    source_id: string;
+    source_type: string;
+    row_id: string | null;
+    field_ids: string | null;
+    chunk_index: number;
+    title: string;
+    content: string;
+  };
+  /** Chatbots (migration 0037): `preset_questions` and `knowledge_ids` are JSON arrays of strings. */
+  chatbots: {
+    id: string;
+    app_id: string;
+    name: string;
+    prompt: string;
+    welcome_text: string;
+    preset_questions: string;
+    knowledge_ids: string;
+    icon: string;
+    icon_color: string;
+    remark: string;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  chatbot_conversations: { id: string; chatbot_id: string; account_id: string; title: string; message_count: Generated<number>; created_at: number; updated_at: number };
+  /** `role` is `user` or `assistant`; `citations` (JSON) the passages an answer was given. */
+  chatbot_messages: { conversation_id: string; seq: number; id: string; role: string; content: string; citations: string | null; created_at: number };
 }

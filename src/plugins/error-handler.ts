@@ -37,8 +37,8 @@ interface Refusal {
   transport?: boolean;
 }
 
-/** Turns any thrown thing into (HTTP status, error code, safe message). */
-function classify(error: FastifyError | AppError | Error): Refusal {
+/** Turns any thrown thing into (HTTP status, error code, safe message); also for failures inside an event stream, whose status is already sent. */
+export function classify(error: FastifyError | AppError | Error): Refusal {
   if (error instanceof AppError) return { status: error.httpStatus, code: error.code, message: error.message };
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fastifyError.validation && fastifyError.validation.length > 0) {

@@ -59,5 +59,6 @@ export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLo
     recompute: { start: (job) => app.recompute.start(job), inlineMaxRows: app.config.computeInlineMaxRows },
     draftLimit: app.config.draftLimit,
     notificationMail: app.config.notificationMail,
+    embeddings: app.config.embeddings,
   };
 }

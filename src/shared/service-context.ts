@@ -7,6 +7,7 @@ import type { ApiProfile } from './api-profile.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { FileService } from '../files/file-service.js';
 import type { ChangeSource } from './change-source.js';
+import type { EmbeddingsEndpoint } from '../config/model-endpoints.js';
 
 /**
  * What every service function is given instead of the HTTP request: who acts, where the data
@@ -39,4 +40,6 @@ export interface ServiceContext {
   notificationMail: boolean;
   /** Where record writes made through this context come from (the API when absent): a workflow's writes, or a write asking not to trigger workflows. */
   origin?: ChangeSource;
+  /** The OpenAI-compatible embeddings service (EMBEDDINGS_URL) knowledge bases may use; null or absent: the built-in embedder only. */
+  embeddings?: EmbeddingsEndpoint | null;
 }

@@ -13,7 +13,7 @@ import { AppError } from '../../src/shared/app-error.js';
  * against the credential's, a read-only caller cannot write, and only administrators change structure.
  */
 
-const MEMBER: Grants = { administrator: false, readOnly: false, worksheets: new Map([['ws', NO_WORKSHEET]]), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null };
+const MEMBER: Grants = { administrator: false, readOnly: false, worksheets: new Map([['ws', NO_WORKSHEET]]), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, chatbots: null };
 
 /** A stand-in credential carried in a cookie: `who=<kind>|<scopes, comma-separated or *>|<admin, member, readonly or expired>`. */
 const cookieStrategy: AuthStrategy = {
@@ -24,7 +24,7 @@ const cookieStrategy: AuthStrategy = {
     if (raw === undefined) return null;
     const [kind, scopes, standing] = decodeURIComponent(raw).split('|');
     if (standing === 'expired') throw new AppError(10105, 401, 'the token has expired');
-    const grants: Grants = standing === 'member' ? MEMBER : { administrator: true, readOnly: standing === 'readonly', worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null };
+    const grants: Grants = standing === 'member' ? MEMBER : { administrator: true, readOnly: standing === 'readonly', worksheets: new Map(), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, chatbots: null };
     return { kind: kind as Actor['kind'], appId: 'app', organizationId: 'org', userId: 'u1', accountId: 'u1', credentialId: ip, scopes: scopes === '*' ? null : new Set(scopes.split(',')), grants, organizationAdmin: standing === 'admin' };
   },
 };

@@ -27,7 +27,7 @@ import { AppError } from '../../src/shared/app-error.js';
 const SHEET = { id: 'ws1', name: 'Orders' };
 
 function person(kind: Actor['kind'], grant: Partial<WorksheetGrant>, scopes: string[] | null = null, extra: Partial<Grants> = {}): Actor {
-  const grants: Grants = { administrator: false, readOnly: false, worksheets: new Map([[SHEET.id, { ...NO_WORKSHEET, ...grant }]]), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, ...extra };
+  const grants: Grants = { administrator: false, readOnly: false, worksheets: new Map([[SHEET.id, { ...NO_WORKSHEET, ...grant }]]), otherWorksheets: NO_WORKSHEET, subordinateAccounts: [], pages: null, chatbots: null, ...extra };
   return { kind, appId: 'app1', organizationId: 'org1', userId: 'u-ada', accountId: 'u-ada', credentialId: 'c1', scopes: scopes ? new Set(scopes) : null, grants, organizationAdmin: false };
 }
 

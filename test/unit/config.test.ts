@@ -214,3 +214,45 @@ describe('the job workers and the crash-test switch', () => {
     expect(configErrorFor({ WORKER_LEASE_MS: '10' }).setting).toBe('WORKER_LEASE_MS');
   });
 });
+
+describe('the embeddings and language model services', () => {
+  it('uses none by default (the built-in embedder; chatbots cannot answer), and takes documents up to 20mb', () => {
+    expect(loadConfig({})).toMatchObject({ embeddings: null, llm: null, knowledgeDocumentMaxBytes: 20 * 1024 * 1024 });
+  });
+
+  it('reads each service: the base URL without its trailing slash, the model, the key, the timeouts and the batch size', () => {
+    const config = loadConfig({
+      EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1/',
+      EMBEDDINGS_MODEL: 'nomic-embed-text',
+      EMBEDDINGS_BATCH_SIZE: '16',
+      LLM_URL: 'https://api.example.com/v1',
+      LLM_MODEL: 'gpt-4o-mini',
+      LLM_API_KEY: 'sk-123',
+      LLM_TIMEOUT_MS: '60000',
+      KNOWLEDGE_DOCUMENT_MAX_SIZE: '5mb',
+    });
+    expect(config.embeddings).toEqual({ url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKey: null, timeoutMs: 30_000, batchSize: 16 });
+    expect(config.llm).toEqual({ url: 'https://api.example.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-123', timeoutMs: 60_000 });
+    expect(config.knowledgeDocumentMaxBytes).toBe(5 * 1024 * 1024);
+  });
+
+  it.each([
+    [{ EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }, 'EMBEDDINGS_MODEL', 'must be set when EMBEDDINGS_URL is set'],
+    [{ LLM_MODEL: 'llama3.1' }, 'LLM_MODEL', 'is set but LLM_URL is not'],
+    [{ EMBEDDINGS_API_KEY: 'sk-1' }, 'EMBEDDINGS_API_KEY', 'is set but EMBEDDINGS_URL is not'],
+    [{ LLM_URL: 'ftp://models.local/v1', LLM_MODEL: 'm' }, 'LLM_URL', 'must be an http(s) URL'],
+    [{ LLM_URL: 'localhost:11434', LLM_MODEL: 'm' }, 'LLM_URL', 'must be an http(s) URL'],
+    [{ LLM_URL: 'http://127.0.0.1:8000/v1/chat/completions', LLM_MODEL: 'm' }, 'LLM_URL', 'without /chat/completions (the server adds it): use "http://127.0.0.1:8000/v1"'],
+    [{ EMBEDDINGS_URL: 'http://127.0.0.1:8000/v1/embeddings/', EMBEDDINGS_MODEL: 'm' }, 'EMBEDDINGS_URL', 'use "http://127.0.0.1:8000/v1"'],
+    [{ EMBEDDINGS_URL: 'http://127.0.0.1:8000/v1?key=1', EMBEDDINGS_MODEL: 'm' }, 'EMBEDDINGS_URL', 'without a query or fragment'],
+    [{ EMBEDDINGS_URL: 'http://h/v1', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_BATCH_SIZE: '0' }, 'EMBEDDINGS_BATCH_SIZE', 'between 1 and 2048'],
+    [{ LLM_URL: 'http://h/v1', LLM_MODEL: 'm', LLM_TIMEOUT_MS: 'soon' }, 'LLM_TIMEOUT_MS', 'whole number'],
+    [{ KNOWLEDGE_DOCUMENT_MAX_SIZE: 'big' }, 'KNOWLEDGE_DOCUMENT_MAX_SIZE', 'must be a size'],
+    [{ EMBEDDINGS_BATCH_SIZE: '5000' }, 'EMBEDDINGS_BATCH_SIZE', 'between 1 and 2048'],
+    [{ LLM_TIMEOUT_MS: '-1' }, 'LLM_TIMEOUT_MS', 'whole number'],
+  ])('refuses %j, naming %s', (env, setting, message) => {
+    const error = configErrorFor(env as Record<string, string>);
+    expect(error.setting).toBe(setting);
+    expect(error.message).toContain(message);
+  });
+});

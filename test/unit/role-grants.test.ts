@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantsFromRoles, reachesEveryRow, requireReadThroughView, seesPage, type Grants, type RoleDefinition, type WorksheetPermission } from '../../src/access/index.js';
+import { grantsFromRoles, reachesEveryRow, requireReadThroughView, seesChatbot, seesPage, type Grants, type RoleDefinition, type WorksheetPermission } from '../../src/access/index.js';
 import { keptRows } from '../../src/access/kept-reach.js';
 import { EVERY_ROW, type FilterScope } from '../../src/query/index.js';
 import type { Actor } from '../../src/shared/actor.js';
@@ -19,7 +19,7 @@ function scoped(views: Array<[string, string]>, scope: { read: 0 | 20 | 30 | 100
   };
 }
 
-const role = (permissionScope: RoleDefinition['permissionScope'], worksheetPermissions: WorksheetPermission[] = [], pagePermissions: RoleDefinition['pagePermissions'] = []): RoleDefinition => ({ permissionScope, globalPermissions: GLOBAL, worksheetPermissions, pagePermissions });
+const role = (permissionScope: RoleDefinition['permissionScope'], worksheetPermissions: WorksheetPermission[] = [], pagePermissions: RoleDefinition['pagePermissions'] = [], chatbotPermissions: RoleDefinition['chatbotPermissions'] = []): RoleDefinition => ({ permissionScope, globalPermissions: GLOBAL, worksheetPermissions, pagePermissions, chatbotPermissions });
 
 const FILTERS = new Map<string, unknown>([
   ['open', { type: 'condition', field: 'status', operator: 'eq', value: 'open' }],
@@ -62,6 +62,13 @@ describe('grants from roles', () => {
     expect([seesPage(paged, 'p1'), seesPage(paged, 'p2')]).toEqual([true, false]);
     const wider = actorWith(grantsFromRoles([role(0, [], [{ id: 'p1', enable: true }]), role(30)], [], FILTERS));
     expect([seesPage(wider, 'p1'), seesPage(wider, 'p2')]).toEqual([true, true]);
+  });
+
+  it('shows the chatbots scope-0 roles enable, and every chatbot to a role of a wider scope', () => {
+    const listed = actorWith(grantsFromRoles([role(0, [], [], [{ id: 'b1', enable: true }, { id: 'b2', enable: false }]), role(0, [], [], [{ id: 'b3', enable: true }])], [], FILTERS));
+    expect([seesChatbot(listed, 'b1'), seesChatbot(listed, 'b2'), seesChatbot(listed, 'b3')]).toEqual([true, false, true]);
+    const wider = actorWith(grantsFromRoles([role(0), role(20)], [], FILTERS));
+    expect(seesChatbot(wider, 'b2')).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { PostgresDialect, sql, type SqlBool } from 'kysely';
+import { PostgresDialect, sql, type Kysely, type SqlBool } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { rowMaker } from '../row-reader.js';
@@ -23,6 +23,26 @@ const BUCKET_FORMATS: Record<DateGranularity, string> = {
 };
 
 let driver: typeof pg | undefined;
+
+/**
+ * The column type of passage vectors: pgvector's `vector` when the extension is installed on the
+ * server and may be enabled here, `real[]` otherwise. A refusal (not installed after all, no
+ * privilege) is rolled back to a savepoint, so that the migration's transaction goes on.
+ */
+async function pgvectorOrArray(db: Kysely<unknown>): Promise<string> {
+  const available = await sql<{ found: number }>`SELECT 1 AS found FROM pg_available_extensions WHERE name = 'vector'`.execute(db);
+  if (available.rows.length > 0) {
+    await sql`SAVEPOINT enable_pgvector`.execute(db);
+    try {
+      await sql`CREATE EXTENSION IF NOT EXISTS vector`.execute(db);
+      await sql`RELEASE SAVEPOINT enable_pgvector`.execute(db);
+    } catch {
+      await sql`ROLLBACK TO SAVEPOINT enable_pgvector`.execute(db);
+    }
+  }
+  const type = await sql<{ found: string | null }>`SELECT to_regtype('vector')::text AS found`.execute(db);
+  return type.rows[0]?.found ? 'vector' : 'real[]';
+}
 
 /**
  * node-postgres, loaded when a PostgreSQL database is opened: an embedded (SQLite) server never
@@ -100,6 +120,7 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
       const local = storedAs === 'day-text' ? sql`CAST(${value} AS date)` : sql`(to_timestamp(${value} / 1000.0) AT TIME ZONE ${timeZone})`;
       return sql<string>`to_char(${local}, ${sql.lit(BUCKET_FORMATS[granularity])})`;
     },
+    passageSearch: { fullText: 'tsvector', vectors: 'column', loadVectorExtension: () => undefined, vectorColumnType: pgvectorOrArray },
     classifyError(error): DriverFailure {
       const err = error as { code?: string; constraint?: string; detail?: string };
       if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };

@@ -1,5 +1,5 @@
 import type { RowReader } from '../row-reader.js';
-import type { Dialect, Expression, RawBuilder, SqlBool } from 'kysely';
+import type { Dialect, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 
 /** The storage kinds a field type can ask for; each engine maps them to its own column type. */
 export type LogicalColumnType = 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json';
@@ -16,6 +16,41 @@ export type DriverFailure =
   /** The engine chose this transaction as the one to give way (deadlock, serialization): run it again. */
   | { kind: 'retry' }
   | { kind: 'other' };
+
+/**
+ * How an engine indexes knowledge passages (`src/knowledge/store/`): the structures migration 0036
+ * builds beside `knowledge_passages` and the passage store reads. Code asks these flags, never the
+ * engine's name.
+ */
+export interface PassageSearch {
+  /**
+   * The full-text index of the passages' folded terms (`src/knowledge/search-terms.ts`): `fts5`, a
+   * contentless FTS5 table `knowledge_passages_fts` ranked by bm25 (SQLite); `tsvector`, a
+   * `tsvector` column `terms` of `knowledge_passages` with a GIN index, ranked by `ts_rank`
+   * (PostgreSQL).
+   */
+  readonly fullText: 'fts5' | 'tsvector';
+  /**
+   * Where passage vectors live: `vec0`, sqlite-vec virtual tables `knowledge_vectors_<size>`, one per
+   * vector size, made when first needed (SQLite); `column`, an `embedding` column of
+   * `knowledge_passages`, pgvector's `vector` where the extension could be enabled when migration
+   * 0036 ran and `real[]` (searched by an exact scan in SQL) otherwise (PostgreSQL).
+   */
+  readonly vectors: 'vec0' | 'column';
+  /**
+   * Loads the vector extension into the engine's connection (once; later calls do nothing). Every
+   * statement naming a `vec0` table needs it first. Loaded on first use, not at start, so that a
+   * server without knowledge bases never holds it. A no-op where nothing is loaded.
+   */
+  loadVectorExtension(): void;
+  /**
+   * For `column` vectors, in migration 0036: enables the engine's vector type if the server has it
+   * (PostgreSQL: `CREATE EXTENSION IF NOT EXISTS vector`, given up quietly where it is not installed
+   * or not allowed) and returns the column type to keep vectors in (`vector` or `real[]`). Null for
+   * `vec0`.
+   */
+  readonly vectorColumnType: ((db: Kysely<unknown>) => Promise<string>) | null;
+}
 
 /**
  * Everything in which the two engines differ. Code outside `db/` asks this interface;
@@ -127,4 +162,6 @@ export interface SqlDialect {
    * @example dialect.dateBucket(sql.ref('f_due'), 'month', 'day-text', 'UTC') // '2026-03-14' → '2026-03'
    */
   dateBucket(value: Expression<unknown>, granularity: DateGranularity, storedAs: StoredDate, timeZone: string): RawBuilder<string>;
+  /** How knowledge passages are indexed for full-text and vector search (`PassageSearch`). */
+  readonly passageSearch: PassageSearch;
 }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { sql, SqliteDialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect, StoredDate } from './sql-dialect.js';
 import { createSqliteReader } from './sqlite-reader.js';
+import { sqlitePassageSearch } from './sqlite-vector.js';
 
 const COLUMN_TYPES: Record<LogicalColumnType, string> = {
   text: 'TEXT',
@@ -177,6 +178,7 @@ export function createSqliteDialect(file: string): SqlDialect {
     jsonArrayContainsAll: (column, values) =>
       sql<SqlBool>`(SELECT COUNT(DISTINCT json_each.value) FROM json_each(${column}) WHERE json_each.value IN (${sql.join(values)})) = ${sql.lit(new Set(values).size)}`,
     dateBucket: dayBucket,
+    passageSearch: sqlitePassageSearch(database),
     classifyError(error): DriverFailure {
       const err = error as { code?: string; message?: string };
       if (err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || err?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

@@ -28,6 +28,8 @@ import * as approvals from './0027-approvals.js';
 import * as workflowTimeTriggers from './0030-workflow-time-triggers.js';
 import * as processFields from './0031-process-fields.js';
 import * as notificationMail from './0032-notification-mail.js';
+import * as knowledge from './0036-knowledge.js';
+import * as chatbots from './0037-chatbots.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0030-workflow-time-triggers': workflowTimeTriggers,
   '0031-process-fields': processFields,
   '0032-notification-mail': notificationMail,
+  '0036-knowledge': knowledge,
+  '0037-chatbots': chatbots,
 };

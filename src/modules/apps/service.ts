@@ -4,9 +4,10 @@ import { AppError } from '../../shared/app-error.js';
 import { newGuid, newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { ItemType, createSections, placeItem, resolveSection, sectionTree, type ShowsItem } from '../navigation/index.js';
-import { administers, hasWorksheetRight, seesPage } from '../../access/index.js';
+import { administers, hasWorksheetRight, seesChatbot, seesPage } from '../../access/index.js';
 import type { Actor } from '../../shared/actor.js';
 import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
+import { deleteKnowledgeOfApp } from '../knowledge/index.js';
 import * as repository from './repository.js';
 
 export interface AppChanges {
@@ -62,13 +63,14 @@ export async function createApp(db: Executor, organizationId: string, ownerId: s
 
 /**
  * The items a caller who does not administer the application sees in its navigation: the custom
- * pages their roles show, and the worksheets they may read or add to.
+ * pages and chatbots their roles show, and the worksheets they may read or add to.
  */
 function itemsShownTo(actor: Actor): ShowsItem | undefined {
   if (administers(actor)) return undefined;
   return (item) => {
     if (item.type === ItemType.CustomPage) return seesPage(actor, item.id);
     if (item.type === ItemType.Worksheet) return hasWorksheetRight(actor, item.id, 'read') || hasWorksheetRight(actor, item.id, 'add');
+    if (item.type === ItemType.Chatbot) return seesChatbot(actor, item.id);
     return true;
   };
 }
@@ -91,11 +93,12 @@ export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promi
   await repository.updateApp(ctx.db, ctx.actor.appId, { ...checkChanges(changes), updated_at: ctx.now() });
 }
 
-/** Deletes the application with every worksheet (and its rows), page, section and key. */
+/** Deletes the application with every worksheet (and its rows), page, section, key and knowledge base. */
 export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
   // Retried when PostgreSQL aborts it to break a deadlock with a background index build.
   const removedFiles = await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     const files = await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
+    await deleteKnowledgeOfApp(ctx, trx, ctx.actor.appId);
     await repository.deleteApp(trx, ctx.actor.appId);
     return files;
   });

@@ -1,2 +1,2 @@
 /** Sections and items of an application's navigation, used by the apps and worksheets modules. */
-export { ItemType, createSections, moveItem, placeItem, renameItem, resolveSection, sectionTree, type SectionTree, type ShowsItem } from './service.js';
+export { ItemType, createSections, moveItem, placeItem, removeItem, renameItem, resolveSection, sectionsOfItems, sectionTree, type SectionTree, type ShowsItem } from './service.js';

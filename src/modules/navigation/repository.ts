@@ -55,6 +55,16 @@ export async function renameItem(db: Executor, id: string, name: string) {
   await db.updateTable('items').set({ name }).where('id', '=', id).execute();
 }
 
+export async function itemSections(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('items').select(['id', 'section_id']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, row.section_id ?? '']));
+}
+
+export async function removeItem(db: Executor, id: string) {
+  await db.deleteFrom('items').where('id', '=', id).execute();
+}
+
 export async function moveItem(db: Executor, id: string, sectionId: string, position: number) {
   await db.updateTable('items').set({ section_id: sectionId, position }).where('id', '=', id).execute();
 }

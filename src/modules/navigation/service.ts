@@ -3,8 +3,8 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import * as repository from './repository.js';
 
-/** Item types of the navigation: a worksheet or a custom page. */
-export const ItemType = { Worksheet: 0, CustomPage: 1 } as const;
+/** Item types of the navigation: a worksheet, a custom page, a chatbot (2 is the public sub-section). */
+export const ItemType = { Worksheet: 0, CustomPage: 1, Chatbot: 3 } as const;
 
 export interface SectionTree {
   id: string;
@@ -40,6 +40,16 @@ export async function moveItem(db: Executor, appId: string, id: string, sectionI
 
 export async function renameItem(db: Executor, id: string, name: string): Promise<void> {
   await repository.renameItem(db, id, name);
+}
+
+/** The section each of these items is in (by item id). */
+export async function sectionsOfItems(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  return repository.itemSections(db, ids);
+}
+
+/** Takes an item out of the navigation (its own row is removed by its module). */
+export async function removeItem(db: Executor, id: string): Promise<void> {
+  await repository.removeItem(db, id);
 }
 
 /**

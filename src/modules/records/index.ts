@@ -15,6 +15,8 @@ export { checkFieldValues } from './check-values.js';
 export { listRelated } from './relations-service.js';
 export { readableFields } from './presenter.js';
 export { cellText } from './record-markdown.js';
+/** Knowledge bases index records as text. */
+export { liveIdsAfter, liveRecordCount, recordTexts } from './record-texts.js';
 export { pivotRecords, planPivot, RECORD_COUNT, type PivotInput } from './pivot-service.js';
 /** The workflow engine keeps the records' process fields; nodes that assign people set the assignees. */
 export { noteProcessState } from './process-state.js';

@@ -169,6 +169,20 @@ export async function liveValues(db: Executor, table: string, ids: string[], col
   return new Map(found.map((row) => [row.id as string, row]));
 }
 
+/** Up to `limit` ids of live rows after `afterId` (from the first when null), in id order. */
+export async function liveIdsAfter(db: Executor, table: string, afterId: string | null, limit: number): Promise<string[]> {
+  let query = rows(db).selectFrom(table).select('id').where('_deleted_at', 'is', null);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  const found = await query.orderBy('id').limit(limit).execute();
+  return found.map((row) => row.id as string);
+}
+
+/** How many live rows a table has, counted in `db` (a transaction sees its own writes). */
+export async function countLive(db: Executor, table: string): Promise<number> {
+  const row = await rows(db).selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).where('_deleted_at', 'is', null).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Which rows a list reads: the live ones, or those in the recycle bin. */
 export type RowState = 'live' | 'bin';
 

@@ -27,6 +27,7 @@ import type { ReferenceSet } from './value-codec.js';
 import { purgeDiscussions } from '../discussions/purge-hook.js';
 import { enforceBusinessRules, enforceRulesOnRecomputed } from './rules/rule-hook.js';
 import { enqueueTriggeredRuns } from './workflow-outbox-hook.js';
+import { enqueueKnowledgeReindex, reindexRecomputed } from './knowledge-reindex-hook.js';
 
 /**
  * The record writer: every change to records (single and batch create, update, delete, from the
@@ -97,17 +98,18 @@ const countChanges: RecordHook = async (changes, { trx, dialect, schema }) => {
 };
 
 /** The hooks every write runs, in order. */
-const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions, enqueueTriggeredRuns];
+const HOOKS: RecordHook[] = [enforceBusinessRules, countChanges, logRecordChanges, purgeDiscussions, enqueueTriggeredRuns, enqueueKnowledgeReindex];
 
 /** What a write with nothing computed in its world computed again. */
 const NOTHING_RECOMPUTED: Recomputed = new Map();
 
 /**
- * Business rules on the records a write reached only through computed values (the hooks checked the
- * records it wrote): `changeLists` are every list of changes the hooks ran on.
+ * Business rules on, and re-indexing of, the records a write reached only through computed values
+ * (the hooks handled the records it wrote): `changeLists` are every list of changes the hooks ran on.
  */
 async function checkRecomputed(ctx: ServiceContext, trx: Executor, world: World, recomputed: Recomputed, changeLists: RecordChange[][]): Promise<void> {
   if (recomputed.size === 0) return;
+  await reindexRecomputed(trx, ctx.now(), recomputed, changeLists);
   const checked = new Map<string, Set<string>>();
   for (const change of changeLists.flat()) {
     if (!checked.has(change.worksheetId)) checked.set(change.worksheetId, new Set());

@@ -36,9 +36,18 @@ export interface NormalisedRole {
   globalPermissions: StoredGlobalPermissions;
   worksheetPermissions: StoredWorksheetPermission[];
   pagePermissions: Array<{ id: string; enable: boolean }>;
+  chatbotPermissions: Array<{ id: string; enable: boolean }>;
 }
 
 type Loose = Record<string, unknown>;
+
+/** `[{id, enable}]` lists that switch items of one kind on for a scope-0 role (pages, chatbots). */
+function itemSwitches(value: unknown, key: string): Array<{ id: string; enable: boolean }> {
+  return listOf(value, key).map((p, i) => {
+    if (!isObject(p)) throw AppError.invalidValue(`${key}[${i}]: must be an object`);
+    return { id: idAt(p.id, `${key}[${i}].id`), enable: flag(p.enable, `${key}[${i}].enable`, false) };
+  });
+}
 
 const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -145,9 +154,7 @@ export function normaliseRole(body: Loose): NormalisedRole {
     hideAppForMembers: flag(body.hideAppForMembers, 'hideAppForMembers', false),
     globalPermissions: globalPermissions(body.globalPermissions, permissionScope),
     worksheetPermissions: worksheets,
-    pagePermissions: listOf(body.pagePermissions, 'pagePermissions').map((p, i) => {
-      if (!isObject(p)) throw AppError.invalidValue(`pagePermissions[${i}]: must be an object`);
-      return { id: idAt(p.id, `pagePermissions[${i}].id`), enable: flag(p.enable, `pagePermissions[${i}].enable`, false) };
-    }),
+    pagePermissions: itemSwitches(body.pagePermissions, 'pagePermissions'),
+    chatbotPermissions: itemSwitches(body.chatbotPermissions, 'chatbotPermissions'),
   };
 }

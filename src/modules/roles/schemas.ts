@@ -15,6 +15,7 @@ export const RoleBody = Type.Object(
     globalPermissions: Type.Optional(Type.Unknown({ description: 'For scopes above 0: addRecord, share, import, export, discuss, systemPrint, attachmentDownload, log' })),
     worksheetPermissions: Type.Optional(Type.Unknown({ description: 'For scope 0: per worksheet, recordPermissionInViews, recordDataScope, recordActions, fieldPermissions, …' })),
     pagePermissions: Type.Optional(Type.Unknown({ description: 'For scope 0: [{id, enable}]' })),
+    chatbotPermissions: Type.Optional(Type.Unknown({ description: 'For scope 0: [{id, enable}], the chatbots its members may see and talk to' })),
   },
   { additionalProperties: true },
 );
@@ -59,6 +60,7 @@ export const RoleDetail = Type.Object(
     globalPermissions: Type.Optional(Type.Unknown()),
     worksheetPermissions: Type.Optional(Type.Unknown()),
     pagePermissions: Type.Optional(Type.Unknown()),
+    chatbotPermissions: Type.Optional(Type.Unknown()),
     ...Members,
   },
 );

@@ -43,6 +43,7 @@ function stored(row: repository.RoleRow): NormalisedRole {
     globalPermissions: JSON.parse(row.global_permissions) as NormalisedRole['globalPermissions'],
     worksheetPermissions: JSON.parse(row.worksheet_permissions) as NormalisedRole['worksheetPermissions'],
     pagePermissions: JSON.parse(row.page_permissions) as NormalisedRole['pagePermissions'],
+    chatbotPermissions: JSON.parse(row.chatbot_permissions) as NormalisedRole['chatbotPermissions'],
   };
 }
 
@@ -71,6 +72,10 @@ async function checkReferences(ctx: ServiceContext, role: NormalisedRole): Promi
   const pages = new Set((await ctx.db.selectFrom('custom_pages').select('id').where('app_id', '=', appId).execute()).map((p) => p.id));
   role.pagePermissions.forEach((p, i) => {
     if (!pages.has(p.id)) throw AppError.invalidValue(`pagePermissions[${i}].id: no custom page "${p.id.slice(0, 80)}" in this application`);
+  });
+  const chatbots = new Set((await ctx.db.selectFrom('chatbots').select('id').where('app_id', '=', appId).execute()).map((c) => c.id));
+  role.chatbotPermissions.forEach((c, i) => {
+    if (!chatbots.has(c.id)) throw AppError.invalidValue(`chatbotPermissions[${i}].id: no chatbot "${c.id.slice(0, 80)}" in this application`);
   });
 }
 
@@ -121,6 +126,7 @@ export async function createRole(ctx: ServiceContext, body: Record<string, unkno
     global_permissions: JSON.stringify(role.globalPermissions),
     worksheet_permissions: JSON.stringify(role.worksheetPermissions),
     page_permissions: JSON.stringify(role.pagePermissions),
+    chatbot_permissions: JSON.stringify(role.chatbotPermissions),
     created_at: now,
     updated_at: now,
   });
@@ -141,7 +147,7 @@ export async function getRole(ctx: ServiceContext, roleId: string) {
     type: role.roleType,
     hideAppForMembers: role.hideAppForMembers,
     ...(scoped ? {} : { globalPermissions: role.globalPermissions }),
-    ...(scoped ? { worksheetPermissions: role.worksheetPermissions, pagePermissions: role.pagePermissions } : {}),
+    ...(scoped ? { worksheetPermissions: role.worksheetPermissions, pagePermissions: role.pagePermissions, chatbotPermissions: role.chatbotPermissions } : {}),
     ...members,
   };
 }

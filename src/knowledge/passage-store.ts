@@ -1,0 +1,34 @@
+import type { Executor } from '../db/connection.js';
+import type { PassageInput, PassageOwner, StoredPassage } from './passage.js';
+
+/**
+ * Where passages, their full-text index and their vectors live. One implementation per engine
+ * capability, chosen from the dialect (`SqlDialect.passageSearch`), never by the engine's name:
+ * - full text: FTS5 on SQLite (an external-content table over `knowledge_passages`, bm25 rank),
+ *   `tsvector` with a GIN index on PostgreSQL (`ts_rank_cd`), both over the same folded text so
+ *   that the same words match on both engines;
+ * - vectors: sqlite-vec's `vec0` on SQLite (one table per vector size, the knowledge base as its
+ *   partition key); pgvector on PostgreSQL when the extension is installed, otherwise an exact scan
+ *   of `real[]` in SQL (correct, slower; docs/knowledge.md says how to enable pgvector).
+ * Writes take the caller's transaction, so that a record write and the re-indexing job it queues,
+ * or an ingestion job and its progress, commit together.
+ */
+export interface PassageStore {
+  /**
+   * Replaces every passage of `owner` (or of each of several owners, in one go: a page of records
+   * is re-indexed with a few statements, not a few per record) by `passages` (none: removes them).
+   */
+  replace(trx: Executor, owner: PassageOwner | readonly PassageOwner[], passages: readonly PassageInput[]): Promise<void>;
+  /** Removes every passage of a knowledge base, or of one of its sources. */
+  removeAll(trx: Executor, knowledgeId: string, sourceId?: string): Promise<void>;
+  /**
+   * The best passages for the words of `query`, best first, at most `limit`: full-text rank, each
+   * with its rank score in [0, 1) (larger is better). Words are matched as whole words after
+   * folding case and diacritics (`search-terms.ts`); any word of the query may match.
+   */
+  keywordCandidates(db: Executor, knowledgeIds: readonly string[], query: string, limit: number): Promise<Array<{ passage: StoredPassage; score: number }>>;
+  /** The passages nearest to `vector`, best first, at most `limit`, each with its cosine similarity. */
+  vectorCandidates(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Array<{ passage: StoredPassage; score: number }>>;
+  /** How many passages each of `knowledgeIds` holds. */
+  countByKnowledgeBase(db: Executor, knowledgeIds: readonly string[]): Promise<Map<string, number>>;
+}

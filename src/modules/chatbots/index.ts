@@ -1,0 +1,2 @@
+/** Chatbots of applications and the conversations people have with them. */
+export { chatbotRoutes } from './routes.js';

@@ -1,0 +1,89 @@
+import type { Executor } from '../../db/connection.js';
+import { inTransaction } from '../../db/transaction.js';
+import { systemActor } from '../../access/index.js';
+import type { JobHandler, NewJob } from '../../jobs/index.js';
+import type { Actor } from '../../shared/actor.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { liveIdsAfter, liveRecordCount } from '../records/index.js';
+import { loadSchema } from '../worksheets/index.js';
+import { indexRecords, refreshBaseStatus } from './indexing.js';
+import * as repository from './repository.js';
+
+/**
+ * The full indexing of a worksheet source: every live record's passages, a page of records per
+ * transaction (each fenced on the job's lease, with the source's `progress`), then the source and
+ * its base marked ready. A job that fails for good marks them failed with the reason. Run again
+ * after a crash, it starts over: replacing a record's passages twice gives the same passages.
+ */
+
+export const INDEX_SOURCE_JOB = 'knowledge.index-source';
+
+/** Records indexed per transaction. */
+export const INDEX_PAGE = 500;
+
+/** The job that indexes a new source's records. */
+export function indexSourceJob(sourceId: string): NewJob {
+  return { kind: INDEX_SOURCE_JOB, payload: { sourceId }, maxAttempts: 3 };
+}
+
+export interface IndexJobDeps {
+  db: Executor;
+  /** A service context acting as `actor` on the root connection. */
+  contextOf(actor: Actor): ServiceContext;
+}
+
+export async function indexingContext(deps: IndexJobDeps, base: repository.KnowledgeBase): Promise<ServiceContext> {
+  const organizationId = await repository.organizationOfApp(deps.db, base.appId);
+  return deps.contextOf(systemActor({ job: 'knowledge-index', appId: base.appId, organizationId, accountId: base.createdBy, writes: false }));
+}
+
+export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
+  const { db } = deps;
+  const sourceOf = async (payload: unknown) => {
+    const source = await repository.sourceById(db, String((payload as { sourceId?: unknown }).sourceId));
+    const base = source && (await repository.baseById(db, source.knowledgeId));
+    return source && base ? { source, base } : null;
+  };
+  return {
+    kind: INDEX_SOURCE_JOB,
+    async run(job, lease) {
+      // A source or base deleted meanwhile: nothing left to do.
+      const found = await sourceOf(job.payload);
+      if (!found) return;
+      const { source, base } = found;
+      const ctx = await indexingContext(deps, base);
+      const schema = await loadSchema(ctx, source.worksheetId);
+      const indexed = { ...source, embedder: base.embedder };
+      await inTransaction(db, async (trx) => {
+        await lease.fence(trx);
+        await repository.updateSource(trx, source.id, { status: 'indexing', progress: 0, total: await liveRecordCount({ ...ctx, db: trx }, schema), error: null });
+      });
+      let after: string | null = null;
+      let done = 0;
+      for (;;) {
+        const ids = await liveIdsAfter(ctx, schema, after, INDEX_PAGE);
+        if (ids.length === 0) break;
+        done += ids.length;
+        await inTransaction(db, async (trx) => {
+          await lease.fence(trx);
+          await indexRecords(ctx, trx, [indexed], ids);
+          await repository.updateSource(trx, source.id, { progress: done });
+        });
+        after = ids[ids.length - 1]!;
+      }
+      await inTransaction(db, async (trx) => {
+        await lease.finish(trx);
+        await repository.updateSource(trx, source.id, { status: 'ready', progress: done, total: done });
+        await refreshBaseStatus(trx, base);
+      });
+    },
+    async giveUp(job, error) {
+      const found = await sourceOf(job.payload);
+      if (!found) return;
+      await inTransaction(db, async (trx) => {
+        await repository.updateSource(trx, found.source.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+        await refreshBaseStatus(trx, found.base);
+      });
+    },
+  };
+}

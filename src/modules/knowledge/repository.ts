@@ -1,0 +1,222 @@
+import type { Expression, Selectable, SqlBool } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { MetaSchema } from '../../db/schema.js';
+import type { EmbedderSpec } from '../../knowledge/embedder.js';
+
+/** SQL of knowledge bases and their worksheet sources (passages: `src/knowledge/store/`). */
+
+type BaseRow = Selectable<MetaSchema['knowledge_bases']>;
+type SourceRow = Selectable<MetaSchema['knowledge_sources']>;
+
+/** A knowledge base as the program sees it. */
+export interface KnowledgeBase {
+  id: string;
+  appId: string;
+  name: string;
+  description: string;
+  embedder: EmbedderSpec;
+  /** ready, indexing (jobs of it are queued or running) or failed (`error` says why). */
+  status: string;
+  error: string | null;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A worksheet a base indexes, and the state of its full indexing. */
+export interface KnowledgeSource {
+  id: string;
+  knowledgeId: string;
+  worksheetId: string;
+  fieldIds: string[];
+  status: string;
+  progress: number;
+  total: number;
+  error: string | null;
+  createdAt: number;
+}
+
+function baseOf(row: BaseRow): KnowledgeBase {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    name: row.name,
+    description: row.description,
+    embedder: JSON.parse(row.embedder) as EmbedderSpec,
+    status: row.status,
+    error: row.error,
+    createdBy: row.created_by,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function sourceOf(row: SourceRow): KnowledgeSource {
+  return {
+    id: row.id,
+    knowledgeId: row.knowledge_id,
+    worksheetId: row.worksheet_id,
+    fieldIds: JSON.parse(row.field_ids) as string[],
+    status: row.status,
+    progress: Number(row.progress),
+    total: Number(row.total),
+    error: row.error,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export async function insertBase(db: Executor, base: KnowledgeBase): Promise<void> {
+  await db
+    .insertInto('knowledge_bases')
+    .values({
+      id: base.id,
+      app_id: base.appId,
+      name: base.name,
+      description: base.description,
+      embedder: JSON.stringify(base.embedder),
+      status: base.status,
+      error: base.error,
+      created_by: base.createdBy,
+      created_at: base.createdAt,
+      updated_at: base.updatedAt,
+    })
+    .execute();
+}
+
+/** The bases of this application with these ids (those that exist). */
+export async function findBases(db: Executor, appId: string, ids: readonly string[]): Promise<KnowledgeBase[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('knowledge_bases').selectAll().where('app_id', '=', appId).where('id', 'in', ids).execute();
+  return rows.map(baseOf);
+}
+
+/** A base by id, whatever its application (background jobs). */
+export async function baseById(db: Executor, id: string): Promise<KnowledgeBase | undefined> {
+  const row = await db.selectFrom('knowledge_bases').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && baseOf(row);
+}
+
+/**
+ * The base, held until the caller's transaction ends: a no-op UPDATE takes its row lock first, so
+ * that an edit, a deletion and an indexing job's end never interleave.
+ */
+export async function claimBase(db: Executor, appId: string, id: string): Promise<KnowledgeBase | undefined> {
+  await db.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).where('id', '=', id).execute();
+  return (await findBases(db, appId, [id]))[0];
+}
+
+export async function updateBase(db: Executor, id: string, changes: { name?: string; description?: string; status?: string; error?: string | null; updatedAt?: number }): Promise<void> {
+  await db
+    .updateTable('knowledge_bases')
+    .set({
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.description === undefined ? {} : { description: changes.description }),
+      ...(changes.status === undefined ? {} : { status: changes.status }),
+      ...(changes.error === undefined ? {} : { error: changes.error }),
+      ...(changes.updatedAt === undefined ? {} : { updated_at: changes.updatedAt }),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteBase(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('knowledge_sources').where('knowledge_id', '=', id).execute();
+  await db.deleteFrom('knowledge_documents').where('knowledge_id', '=', id).execute();
+  await db.deleteFrom('knowledge_bases').where('id', '=', id).execute();
+}
+
+/** A page of the application's bases, newest first, those whose name matches `nameMatches` when given, and how many match. */
+export async function pageOfBases(db: Executor, appId: string, nameMatches: Expression<SqlBool> | null, limit: number, offset: number): Promise<{ bases: KnowledgeBase[]; total: number }> {
+  let query = db.selectFrom('knowledge_bases').where('app_id', '=', appId);
+  if (nameMatches) query = query.where(nameMatches);
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+  ]);
+  return { bases: rows.map(baseOf), total: Number(count?.n ?? 0) };
+}
+
+export async function insertSources(db: Executor, sources: readonly KnowledgeSource[]): Promise<void> {
+  if (sources.length === 0) return;
+  await db
+    .insertInto('knowledge_sources')
+    .values(
+      sources.map((s) => ({
+        id: s.id,
+        knowledge_id: s.knowledgeId,
+        worksheet_id: s.worksheetId,
+        field_ids: JSON.stringify(s.fieldIds),
+        status: s.status,
+        progress: s.progress,
+        total: s.total,
+        error: s.error,
+        created_at: s.createdAt,
+      })),
+    )
+    .execute();
+}
+
+export async function deleteSources(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('knowledge_sources').where('id', 'in', ids).execute();
+}
+
+/** The sources of these bases, oldest first. */
+export async function sourcesOfBases(db: Executor, knowledgeIds: readonly string[]): Promise<KnowledgeSource[]> {
+  if (knowledgeIds.length === 0) return [];
+  const rows = await db.selectFrom('knowledge_sources').selectAll().where('knowledge_id', 'in', knowledgeIds).orderBy('created_at').orderBy('id').execute();
+  return rows.map(sourceOf);
+}
+
+/** The sources that index a worksheet, with their bases' embedders (what a record write re-indexes). */
+export async function sourcesOfWorksheet(db: Executor, worksheetId: string): Promise<Array<KnowledgeSource & { embedder: EmbedderSpec }>> {
+  const rows = await db
+    .selectFrom('knowledge_sources as s')
+    .innerJoin('knowledge_bases as b', 'b.id', 's.knowledge_id')
+    .selectAll('s')
+    .select('b.embedder')
+    .where('s.worksheet_id', '=', worksheetId)
+    .execute();
+  return rows.map((row) => ({ ...sourceOf(row), embedder: JSON.parse(row.embedder) as EmbedderSpec }));
+}
+
+export async function sourceById(db: Executor, id: string): Promise<KnowledgeSource | undefined> {
+  const row = await db.selectFrom('knowledge_sources').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && sourceOf(row);
+}
+
+export async function updateSource(db: Executor, id: string, changes: { status?: string; progress?: number; total?: number; error?: string | null }): Promise<void> {
+  await db.updateTable('knowledge_sources').set(changes).where('id', '=', id).execute();
+}
+
+/** How many documents each base holds. */
+export async function documentCounts(db: Executor, knowledgeIds: readonly string[]): Promise<Map<string, number>> {
+  if (knowledgeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('knowledge_documents')
+    .select(['knowledge_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('knowledge_id', 'in', knowledgeIds)
+    .groupBy('knowledge_id')
+    .execute();
+  return new Map(rows.map((row) => [row.knowledge_id, Number(row.n)]));
+}
+
+/** Whether any source or document of the base is still waiting or being indexed, and whether any failed. */
+export async function indexingState(db: Executor, knowledgeId: string): Promise<{ busy: boolean; failed: string | null }> {
+  const sources = await db.selectFrom('knowledge_sources').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
+  const documents = await db.selectFrom('knowledge_documents').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
+  const all = [...sources, ...documents];
+  const busy = all.some((s) => s.status === 'queued' || s.status === 'indexing' || s.status === 'ingesting');
+  const failed = all.find((s) => s.status === 'failed');
+  return { busy, failed: failed ? (failed.error ?? 'indexing failed') : null };
+}
+
+/** The organization an application belongs to ('' when it is gone). */
+export async function organizationOfApp(db: Executor, appId: string): Promise<string> {
+  const row = await db.selectFrom('apps').select('organization_id').where('id', '=', appId).executeTakeFirst();
+  return row?.organization_id ?? '';
+}
+
+/** The ids of an application's bases. */
+export async function baseIdsOfApp(db: Executor, appId: string): Promise<string[]> {
+  return (await db.selectFrom('knowledge_bases').select('id').where('app_id', '=', appId).execute()).map((row) => row.id);
+}

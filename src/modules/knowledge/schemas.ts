@@ -1,0 +1,107 @@
+import { Type } from '@sinclair/typebox';
+
+/** Wire schemas of the knowledge base endpoints (docs/api.md, "Knowledge bases"). */
+
+export const KnowledgeParams = Type.Object({ knowledge_id: Type.String() });
+
+const SourceIn = Type.Object(
+  {
+    type: Type.Optional(Type.String({ description: '"worksheet" (the default; documents are added to a base separately)' })),
+    worksheetId: Type.String({ description: 'The worksheet whose records are indexed, by id or alias' }),
+    fieldIds: Type.Array(Type.String(), { description: 'The fields (ids or aliases) each record passage is built from, in this order' }),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateBaseBody = Type.Object(
+  {
+    name: Type.String({ description: 'At most 100 characters' }),
+    description: Type.Optional(Type.String({ description: 'At most 2000 characters' })),
+    sources: Type.Optional(Type.Array(SourceIn, { description: 'Worksheets to index, at most 20; their records are indexed in the background' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateBaseBody = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    sources: Type.Optional(Type.Array(SourceIn, { description: 'The whole list: kept worksheets with the same fields stay indexed, changed ones are indexed again, left-out ones lose their passages' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ListBody = Type.Object(
+  {
+    pageIndex: Type.Optional(Type.Integer({ description: 'From 1 (default 1)' })),
+    pageSize: Type.Optional(Type.Integer({ description: '1–100 (default 20)' })),
+    keyword: Type.Optional(Type.String({ description: 'Keeps the bases whose name contains it (case-insensitive)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SearchBody = Type.Object(
+  {
+    knowledgeIds: Type.Optional(Type.Array(Type.String(), { description: 'The bases to search (at most 20)' })),
+    knowledgeId: Type.Optional(Type.String({ description: 'One base to search (with or instead of knowledgeIds)' })),
+    query: Type.String({ description: 'The question or words to search for (at most 2000 characters)' }),
+    topK: Type.Optional(Type.Integer({ description: 'How many passages, 1–100 (default 5)' })),
+    scoreThreshold: Type.Optional(Type.Number({ description: 'Leaves out passages scoring below it (scores per mode: docs/api.md)' })),
+    mode: Type.Optional(Type.String({ description: 'hybrid (default): full text and vectors fused; vector; keyword' })),
+    filter: Type.Optional(
+      Type.Object(
+        {
+          worksheetId: Type.String({ description: 'The worksheet whose record passages the filter narrows (only they are returned)' }),
+          tree: Type.Optional(Type.Unknown({ description: 'A filter as `POST …/rows/list` takes it in `filter`' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const EmbedderOut = Type.Object({ kind: Type.String(), model: Type.String(), dimensions: Type.Integer() });
+
+const SourceOut = Type.Object({
+  type: Type.Literal('worksheet'),
+  worksheetId: Type.String(),
+  fieldIds: Type.Array(Type.String()),
+  status: Type.String({ description: 'queued, indexing, ready or failed' }),
+  progress: Type.Integer({ description: 'Records indexed so far' }),
+  total: Type.Integer({ description: 'Records to index' }),
+  error: Type.Optional(Type.String()),
+});
+
+export const BaseOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  sources: Type.Array(SourceOut),
+  documentCount: Type.Integer(),
+  chunkCount: Type.Integer({ description: 'Passages searched' }),
+  status: Type.String({ description: 'ready, indexing or failed' }),
+  error: Type.Optional(Type.String()),
+  embedder: EmbedderOut,
+  _createdAt: Type.String(),
+  _updatedAt: Type.String(),
+});
+
+export const ListOut = Type.Object({ knowledgeBases: Type.Array(BaseOut), total: Type.Integer() });
+
+export const CreatedOut = Type.Object({ id: Type.String() });
+
+const ResultSourceOut = Type.Object({
+  type: Type.String({ description: 'record or document' }),
+  knowledgeId: Type.String(),
+  worksheetId: Type.Optional(Type.String()),
+  rowId: Type.Optional(Type.String()),
+  fieldIds: Type.Optional(Type.Array(Type.String())),
+  documentId: Type.Optional(Type.String()),
+  title: Type.String(),
+  chunkIndex: Type.Integer(),
+});
+
+export const SearchOut = Type.Object({
+  results: Type.Array(Type.Object({ content: Type.String(), score: Type.Number(), source: ResultSourceOut })),
+});
