@@ -133,7 +133,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );
 
 
@@ -191,7 +191,7 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => NOW },
+  { clock: () => NOW, sweeps: false },
 );
 
 let clock = NOW;
@@ -220,5 +220,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
-  { clock: () => clock },
+  { clock: () => clock, sweeps: false },
 );

@@ -263,4 +263,5 @@ describeApi(
     });
   },
   { WORKERS: '0' },
+  { sweeps: false },
 );
