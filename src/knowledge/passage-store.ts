@@ -19,6 +19,8 @@ export interface PassageStore {
    * is re-indexed with a few statements, not a few per record) by `passages` (none: removes them).
    */
   replace(trx: Executor, owner: PassageOwner | readonly PassageOwner[], passages: readonly PassageInput[]): Promise<void>;
+  /** Adds passages beside the kept ones: a document's pages, written one transaction at a time. */
+  add(trx: Executor, passages: readonly PassageInput[]): Promise<void>;
   /** Removes every passage of a knowledge base, or of one of its sources. */
   removeAll(trx: Executor, knowledgeId: string, sourceId?: string): Promise<void>;
   /**

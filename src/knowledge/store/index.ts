@@ -37,19 +37,23 @@ function composeStore(keywords: KeywordIndex, vectors: VectorIndex): PassageStor
     await vectors.remove(trx, seqs);
     await deletePassageRows(trx, seqs);
   }
+  async function add(trx: Executor, passages: readonly PassageInput[]): Promise<void> {
+    if (passages.length === 0) return;
+    const prepared = passages.map((input: PassageInput) => {
+      const indexed = { knowledgeId: input.source.knowledgeId, terms: searchTerms(input.keywordText ?? input.content), vector: directed(input.vector) };
+      return { input, indexed, columnValues: columns.map((column) => column.value(indexed)) };
+    });
+    const seqs = await insertPassageRows(trx, prepared, columns);
+    const indexed: IndexedPassage[] = prepared.map((p, i) => ({ ...p.indexed, seq: seqs[i]! }));
+    await keywords.add(trx, indexed);
+    await vectors.add(trx, indexed);
+  }
   return {
     async replace(trx, owner, passages) {
       await remove(trx, await seqsOfOwners(trx, Array.isArray(owner) ? (owner as readonly PassageOwner[]) : [owner as PassageOwner]));
-      if (passages.length === 0) return;
-      const prepared = passages.map((input: PassageInput) => {
-        const indexed = { knowledgeId: input.source.knowledgeId, terms: searchTerms(input.keywordText ?? input.content), vector: directed(input.vector) };
-        return { input, indexed, columnValues: columns.map((column) => column.value(indexed)) };
-      });
-      const seqs = await insertPassageRows(trx, prepared, columns);
-      const indexed: IndexedPassage[] = prepared.map((p, i) => ({ ...p.indexed, seq: seqs[i]! }));
-      await keywords.add(trx, indexed);
-      await vectors.add(trx, indexed);
+      await add(trx, passages);
     },
+    add,
     async removeAll(trx, knowledgeId, sourceId) {
       await remove(trx, await seqsOfBase(trx, knowledgeId, sourceId));
     },

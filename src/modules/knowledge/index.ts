@@ -6,3 +6,4 @@ export { indexSourceHandler, INDEX_SOURCE_JOB } from './index-job.js';
 export { reindexRecordsHandler } from './reindex-job.js';
 /** An application's deletion takes its knowledge bases with it. */
 export { deleteKnowledgeOfApp } from './service.js';
+export { ingestDocumentHandler, INGEST_DOCUMENT_JOB } from './document-job.js';

@@ -33,7 +33,7 @@ async function schemaOrNull(ctx: ServiceContext, worksheetId: string): Promise<W
 }
 
 /** Embeds texts in batches of the embedder's `maxBatch`. */
-async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+export async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += embedder.maxBatch) vectors.push(...(await embedder.embed(texts.slice(i, i + embedder.maxBatch))));
   return vectors;

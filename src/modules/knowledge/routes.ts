@@ -6,6 +6,7 @@ import { ok } from '../../shared/envelope.js';
 import { responses } from '../../shared/wire-schemas.js';
 import * as schemas from './schemas.js';
 import { searchKnowledge } from './search-service.js';
+import * as documentService from './document-service.js';
 import * as service from './service.js';
 
 const tags = ['Knowledge bases'];
@@ -50,6 +51,27 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Delete a knowledge base with its passages (ours)', params: schemas.KnowledgeParams, response: responses(Type.Null()) },
     handler: async (request) => {
       await service.deleteKnowledgeBase(serviceContext(request), request.params.knowledge_id);
+      return ok(null);
+    },
+  });
+
+  app.post('/app/knowledge/:knowledge_id/documents', {
+    config: { access: administersRoute('app:edit') },
+    schema: { tags, summary: 'Add a document (from a URL or as text) to a knowledge base; it is ingested in the background (ours)', params: schemas.KnowledgeParams, body: schemas.AddDocumentBody, response: responses(schemas.AddedDocumentOut) },
+    handler: async (request) => ok(await documentService.addDocument(serviceContext(request), request.params.knowledge_id, request.body)),
+  });
+
+  app.get('/app/knowledge/:knowledge_id/documents', {
+    config: { access: reads('knowledge:list') },
+    schema: { tags, summary: 'List a knowledge base’s documents with their ingestion’s state (ours)', params: schemas.KnowledgeParams, response: responses(schemas.DocumentsOut) },
+    handler: async (request) => ok(await documentService.listDocuments(serviceContext(request), request.params.knowledge_id)),
+  });
+
+  app.delete('/app/knowledge/:knowledge_id/documents/:document_id', {
+    config: { access: administersRoute('app:edit') },
+    schema: { tags, summary: 'Delete a document with its passages (ours)', params: schemas.DocumentParams, response: responses(Type.Null()) },
+    handler: async (request) => {
+      await documentService.deleteDocument(serviceContext(request), request.params.knowledge_id, request.params.document_id);
       return ok(null);
     },
   });

@@ -105,3 +105,34 @@ const ResultSourceOut = Type.Object({
 export const SearchOut = Type.Object({
   results: Type.Array(Type.Object({ content: Type.String(), score: Type.Number(), source: ResultSourceOut })),
 });
+
+export const DocumentParams = Type.Object({ knowledge_id: Type.String(), document_id: Type.String() });
+
+export const AddDocumentBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ description: 'An http(s) address to fetch the document from, by the rules attachments are fetched by' })),
+    text: Type.Optional(Type.String({ description: 'The document itself (with title); one of url and text' })),
+    title: Type.Optional(Type.String({ description: 'At most 300 characters; required with text; else the document’s own title or its file name' })),
+    mediaType: Type.Optional(Type.String({ description: 'With text: text/plain (the default), text/markdown or text/html' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AddedDocumentOut = Type.Object({ documentId: Type.String(), status: Type.String() });
+
+export const DocumentsOut = Type.Object({
+  documents: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      title: Type.String(),
+      mediaType: Type.String(),
+      url: Type.Optional(Type.String()),
+      byteSize: Type.Integer(),
+      status: Type.String({ description: 'queued, ingesting, ready or failed' }),
+      progress: Type.Integer({ description: 'Passages stored so far, of chunkTotal' }),
+      chunkTotal: Type.Integer(),
+      error: Type.Optional(Type.String()),
+      _createdAt: Type.String(),
+    }),
+  ),
+});

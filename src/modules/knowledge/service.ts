@@ -96,7 +96,7 @@ async function addSources(ctx: ServiceContext, trx: Executor, knowledgeId: strin
 }
 
 /** The base of this application, locked for the rest of `trx`; 10007 when there is none such. */
-async function claimedBase(ctx: ServiceContext, trx: Executor, id: string): Promise<KnowledgeBase> {
+export async function claimedBase(ctx: ServiceContext, trx: Executor, id: string): Promise<KnowledgeBase> {
   const base = await repository.claimBase(trx, ctx.actor.appId, id);
   if (!base) throw AppError.notFound(`knowledge base "${id.slice(0, 80)}" does not exist in this application`);
   return base;

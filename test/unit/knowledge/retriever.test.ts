@@ -15,6 +15,7 @@ function fakeStore(keyword: number[], vector: number[], asked: number[]): Passag
   const ranked = (seqs: number[], limit: number) => seqs.slice(0, limit).map((seq, rank) => ({ passage: passage(seq), score: 0.99 - rank * 0.01 }));
   return {
     replace: async () => undefined,
+    add: async () => undefined,
     removeAll: async () => undefined,
     countByKnowledgeBase: async () => new Map(),
     keywordCandidates: async (_db, _ids, _query, limit) => {

@@ -1,0 +1,118 @@
+import { inTransaction } from '../../db/transaction.js';
+import type { JobHandler, NewJob } from '../../jobs/index.js';
+import { PermanentJobFailure } from '../../jobs/index.js';
+import { documentPassages } from '../../knowledge/chunking/document-passages.js';
+import { parseDocument } from '../../knowledge/documents/parse-document.js';
+import type { DocumentLimits } from '../../knowledge/documents/limits.js';
+import { EmbedderError } from '../../knowledge/embedder.js';
+import { embedderFor } from '../../knowledge/embedders/registry.js';
+import type { PassageInput } from '../../knowledge/passage.js';
+import { passageStore } from '../../knowledge/store/index.js';
+import type { FileStore } from '../../files/file-store.js';
+import { AppError } from '../../shared/app-error.js';
+import * as documents from './document-repository.js';
+import { indexingContext, type IndexJobDeps } from './index-job.js';
+import { embedAll, refreshBaseStatus } from './indexing.js';
+import * as repository from './repository.js';
+
+/**
+ * The ingestion of one document: its kept bytes (`documentBlobKey`, in the files store) parsed,
+ * chunked along its structure, embedded with the base's embedder and stored a page of passages per
+ * transaction, each fenced on the job's lease and moving the row's `progress` (of `chunk_total`).
+ * The first transaction removes the document's passages, so a run started again after a crash
+ * starts over. A document that cannot be read (too large, not a PDF, a broken PDF) or an embedder
+ * refusing for good fails at once, its row saying why; a transient embedder failure is retried
+ * with the queue's backoff. Once the document is ready or failed its bytes are removed.
+ */
+
+export const INGEST_DOCUMENT_JOB = 'knowledge.ingest-document';
+
+/** Passages embedded and stored per transaction. */
+export const INGEST_PAGE = 64;
+
+/** Where a document's bytes wait in the files store between its request and its ingestion. */
+export function documentBlobKey(documentId: string): string {
+  return `knowledge-documents/${documentId}`;
+}
+
+/** `title` is the one the user gave, if any: without one, the document's own title (or its name) is taken when it is parsed. */
+export function ingestDocumentJob(documentId: string, title?: string): NewJob {
+  return { kind: INGEST_DOCUMENT_JOB, payload: title ? { documentId, title } : { documentId }, maxAttempts: 5 };
+}
+
+export interface DocumentJobDeps extends IndexJobDeps {
+  limits: DocumentLimits;
+  files: FileStore;
+  clock: () => number;
+}
+
+/** Failures that trying again cannot mend. */
+function permanent(error: unknown): boolean {
+  return error instanceof AppError || (error instanceof EmbedderError && !error.transient);
+}
+
+export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
+  const { db } = deps;
+  const idOf = (payload: unknown) => String((payload as { documentId?: unknown }).documentId);
+  return {
+    kind: INGEST_DOCUMENT_JOB,
+    async run(job, lease) {
+      const documentId = idOf(job.payload);
+      const doc = await documents.documentById(db, documentId);
+      const base = doc && (await repository.baseById(db, doc.knowledgeId));
+      if (!doc || !base) {
+        // Deleted meanwhile (the document or its base): its bytes may still wait.
+        await deps.files.remove(documentBlobKey(documentId));
+        return;
+      }
+      const ctx = await indexingContext(deps, base);
+      const bytes = await deps.files.get(documentBlobKey(doc.id));
+      try {
+        if (!bytes) throw new PermanentJobFailure(`the bytes of "${doc.title}" are gone; add the document again`);
+        const given = (job.payload as { title?: unknown }).title;
+        const parsed = await parseDocument({ name: doc.originUrl ?? doc.title, declaredType: doc.mediaType, bytes, ...(typeof given === 'string' ? { title: given } : {}) }, deps.limits);
+        const chunks = documentPassages(parsed);
+        const store = passageStore(ctx.dialect);
+        await inTransaction(db, async (trx) => {
+          await lease.fence(trx);
+          await store.removeAll(trx, base.id, doc.id);
+          await documents.updateDocument(trx, doc.id, { title: parsed.title, mediaType: parsed.mediaType, status: 'ingesting', progress: 0, chunkTotal: chunks.length, error: null, updatedAt: deps.clock() });
+        });
+        const embedder = embedderFor(base.embedder, { embeddings: ctx.embeddings ?? null });
+        for (let start = 0; start < chunks.length; start += INGEST_PAGE) {
+          const page = chunks.slice(start, start + INGEST_PAGE);
+          const vectors = await embedAll(embedder, page.map((chunk) => chunk.content));
+          const passages: PassageInput[] = page.map((chunk, i) => ({
+            source: { type: 'document', knowledgeId: base.id, sourceId: doc.id, documentId: doc.id, title: chunk.title, chunkIndex: start + i },
+            content: chunk.content,
+            vector: vectors[i]!,
+          }));
+          await inTransaction(db, async (trx) => {
+            await lease.fence(trx);
+            await store.add(trx, passages);
+            await documents.updateDocument(trx, doc.id, { progress: start + page.length, updatedAt: deps.clock() });
+          });
+        }
+        await inTransaction(db, async (trx) => {
+          await lease.finish(trx);
+          await documents.updateDocument(trx, doc.id, { status: 'ready', progress: chunks.length, updatedAt: deps.clock() });
+          await refreshBaseStatus(trx, base);
+        });
+      } catch (error) {
+        if (permanent(error) && !(error instanceof PermanentJobFailure)) throw new PermanentJobFailure((error as Error).message);
+        throw error;
+      }
+      await deps.files.remove(documentBlobKey(doc.id));
+    },
+    async giveUp(job, error) {
+      const doc = await documents.documentById(db, idOf(job.payload));
+      const base = doc && (await repository.baseById(db, doc.knowledgeId));
+      if (!doc || !base) return;
+      await inTransaction(db, async (trx) => {
+        await documents.updateDocument(trx, doc.id, { status: 'failed', error: error instanceof Error ? error.message : String(error), updatedAt: deps.clock() });
+        await refreshBaseStatus(trx, base);
+      });
+      await deps.files.remove(documentBlobKey(doc.id));
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { inTransaction, onCommit } from '../../db/transaction.js';
+import { fetchRemote } from '../../files/remote-fetch.js';
+import { announceJobs, enqueueJobs } from '../../jobs/index.js';
+import { titleFromName } from '../../knowledge/documents/document.js';
+import { documentMediaType } from '../../knowledge/documents/media-type.js';
+import { passageStore } from '../../knowledge/store/index.js';
+import { AppError } from '../../shared/app-error.js';
+import { newObjectId } from '../../shared/ids.js';
+import type { ServiceContext } from '../../shared/service-context.js';
+import { documentBlobKey, ingestDocumentJob } from './document-job.js';
+import * as documents from './document-repository.js';
+import { refreshBaseStatus } from './indexing.js';
+import * as repository from './repository.js';
+import { claimedBase } from './service.js';
+
+/**
+ * A knowledge base's documents: added from a URL (fetched now, by the attachments' rules) or from
+ * text sent in the request, their bytes kept in the files store (`documentBlobKey`) until the
+ * ingestion job has read them; listed with their ingestion's state; deleted with their passages.
+ */
+
+export interface DocumentInput {
+  url?: string;
+  text?: string;
+  title?: string;
+  mediaType?: string;
+}
+
+const TEXT_TYPES = ['text/plain', 'text/markdown', 'text/html'];
+const MAX_TITLE = 300;
+
+/** The bytes of the document asked for, with what names it and its declared type. */
+async function bytesOf(ctx: ServiceContext, input: DocumentInput): Promise<{ bytes: Buffer; name: string; declaredType: string | null; originUrl: string | null }> {
+  if ((input.url === undefined) === (input.text === undefined)) throw AppError.invalidParameters('url or text is required (one of them): the document to add');
+  if (input.url !== undefined) {
+    const url = input.url.trim();
+    if (url === '') throw AppError.invalidParameters('url is required: the address of the document');
+    const fetched = await fetchRemote(url, ctx.files.limits.fetch, 'url');
+    return { bytes: fetched.bytes, name: url, declaredType: fetched.contentType ?? null, originUrl: url };
+  }
+  if (!input.title?.trim()) throw AppError.invalidParameters('title is required with text');
+  const mediaType = input.mediaType ?? 'text/plain';
+  if (!TEXT_TYPES.includes(mediaType)) throw AppError.invalidValue(`mediaType: one of ${TEXT_TYPES.join(', ')}, got ${JSON.stringify(mediaType.slice(0, 60))}`);
+  if (input.text!.trim() === '') throw AppError.invalidValue('text: the document is empty');
+  return { bytes: Buffer.from(input.text!, 'utf8'), name: input.title.trim(), declaredType: mediaType, originUrl: null };
+}
+
+/** `POST /v3/app/knowledge/{id}/documents`: the document queued, its ingestion job enqueued in the same transaction. */
+export async function addDocument(ctx: ServiceContext, knowledgeId: string, input: DocumentInput): Promise<{ documentId: string; status: string }> {
+  const given = input.title?.replace(/\s+/g, ' ').trim();
+  if (given && given.length > MAX_TITLE) throw AppError.invalidValue(`title: at most ${MAX_TITLE} characters`);
+  // The base is checked before any fetch: a wrong id costs no download.
+  if ((await repository.findBases(ctx.db, ctx.actor.appId, [knowledgeId])).length === 0) throw AppError.notFound(`knowledge base "${knowledgeId.slice(0, 80)}" does not exist in this application`);
+  const source = await bytesOf(ctx, input);
+  const mediaType = documentMediaType({ name: source.name, declaredType: source.declaredType }, source.bytes);
+  const now = ctx.now();
+  const doc: documents.KnowledgeDocument = {
+    id: newObjectId(),
+    knowledgeId,
+    title: given || titleFromName(source.name),
+    mediaType,
+    originUrl: source.originUrl,
+    byteSize: source.bytes.length,
+    status: 'queued',
+    progress: 0,
+    chunkTotal: 0,
+    error: null,
+    createdBy: ctx.actor.accountId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The bytes first: the job may start the moment the row commits.
+  await ctx.files.store.put(documentBlobKey(doc.id), source.bytes);
+  try {
+    await inTransaction(ctx.db, async (trx) => {
+      const base = await claimedBase(ctx, trx, knowledgeId);
+      await documents.insertDocument(trx, doc);
+      await enqueueJobs(trx, [ingestDocumentJob(doc.id, given)], now);
+      await refreshBaseStatus(trx, base);
+      onCommit(trx, announceJobs);
+    });
+  } catch (error) {
+    await ctx.files.store.remove(documentBlobKey(doc.id));
+    throw error;
+  }
+  return { documentId: doc.id, status: doc.status };
+}
+
+/** `GET /v3/app/knowledge/{id}/documents`: the base's documents, oldest first, with their ingestion's state. */
+export async function listDocuments(ctx: ServiceContext, knowledgeId: string) {
+  if ((await repository.findBases(ctx.db, ctx.actor.appId, [knowledgeId])).length === 0) throw AppError.notFound(`knowledge base "${knowledgeId.slice(0, 80)}" does not exist in this application`);
+  const docs = await documents.documentsOfBase(ctx.db, knowledgeId);
+  return {
+    documents: docs.map((doc) => ({
+      id: doc.id,
+      title: doc.title,
+      mediaType: doc.mediaType,
+      ...(doc.originUrl ? { url: doc.originUrl } : {}),
+      byteSize: doc.byteSize,
+      status: doc.status,
+      progress: doc.progress,
+      chunkTotal: doc.chunkTotal,
+      ...(doc.error ? { error: doc.error } : {}),
+      _createdAt: new Date(doc.createdAt).toISOString(),
+    })),
+  };
+}
+
+/** `DELETE /v3/app/knowledge/{id}/documents/{document_id}`: the document with its passages (and its bytes, if still kept). */
+export async function deleteDocument(ctx: ServiceContext, knowledgeId: string, documentId: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const base = await claimedBase(ctx, trx, knowledgeId);
+    const doc = await documents.documentById(trx, documentId);
+    if (!doc || doc.knowledgeId !== base.id) throw AppError.notFound(`document "${documentId.slice(0, 80)}" does not exist in the knowledge base "${base.name}"`);
+    await passageStore(ctx.dialect).removeAll(trx, base.id, doc.id);
+    await documents.deleteDocument(trx, doc.id);
+    await refreshBaseStatus(trx, base);
+    onCommit(trx, () => void ctx.files.store.remove(documentBlobKey(doc.id)).catch(() => undefined));
+  });
+}
