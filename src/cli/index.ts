@@ -14,6 +14,7 @@ import { registerUsers } from './commands/users.js';
 import { registerDepartments } from './commands/departments.js';
 import { registerOrg } from './commands/org.js';
 import { registerSweep } from './commands/sweep.js';
+import { registerKnowledge } from './commands/knowledge.js';
 
 /**
  * The `tabularium` command. Every command reads its settings (DATABASE_URL, …) from the
@@ -35,6 +36,7 @@ export async function runCli(argv: string[]): Promise<void> {
   registerDepartments(program);
   registerOrg(program);
   registerSweep(program);
+  registerKnowledge(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

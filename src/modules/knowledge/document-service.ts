@@ -45,13 +45,34 @@ async function bytesOf(ctx: ServiceContext, input: DocumentInput): Promise<{ byt
   return { bytes: Buffer.from(input.text!, 'utf8'), name: input.title.trim(), declaredType: mediaType, originUrl: null };
 }
 
+/** A document's bytes as they arrived: from a request, a fetched URL or a file (the CLI). */
+export interface DocumentBytes {
+  bytes: Buffer;
+  /** The file name or URL, as errors name the document. */
+  name: string;
+  declaredType: string | null;
+  originUrl: string | null;
+  /** The title the user gave; without one, the document's own (or its name) is taken when parsed. */
+  title?: string;
+}
+
+async function checkBase(ctx: ServiceContext, knowledgeId: string): Promise<void> {
+  const found = await repository.findBases(ctx.db, ctx.actor.appId, [knowledgeId]);
+  if (found.length === 0) throw AppError.notFound(`knowledge base "${knowledgeId.slice(0, 80)}" does not exist in this application`);
+}
+
 /** `POST /v3/app/knowledge/{id}/documents`: the document queued, its ingestion job enqueued in the same transaction. */
 export async function addDocument(ctx: ServiceContext, knowledgeId: string, input: DocumentInput): Promise<{ documentId: string; status: string }> {
-  const given = input.title?.replace(/\s+/g, ' ').trim();
-  if (given && given.length > MAX_TITLE) throw AppError.invalidValue(`title: at most ${MAX_TITLE} characters`);
   // The base is checked before any fetch: a wrong id costs no download.
-  if ((await repository.findBases(ctx.db, ctx.actor.appId, [knowledgeId])).length === 0) throw AppError.notFound(`knowledge base "${knowledgeId.slice(0, 80)}" does not exist in this application`);
-  const source = await bytesOf(ctx, input);
+  await checkBase(ctx, knowledgeId);
+  const given = input.title?.replace(/\s+/g, ' ').trim();
+  return addDocumentBytes(ctx, knowledgeId, { ...(await bytesOf(ctx, input)), ...(given ? { title: given } : {}) });
+}
+
+/** Queues a document from its bytes (what `addDocument` and `tabularium knowledge ingest` share). */
+export async function addDocumentBytes(ctx: ServiceContext, knowledgeId: string, source: DocumentBytes): Promise<{ documentId: string; status: string }> {
+  const given = source.title?.replace(/\s+/g, ' ').trim();
+  if (given && given.length > MAX_TITLE) throw AppError.invalidValue(`title: at most ${MAX_TITLE} characters`);
   const mediaType = documentMediaType({ name: source.name, declaredType: source.declaredType }, source.bytes);
   const now = ctx.now();
   const doc: documents.KnowledgeDocument = {
@@ -88,7 +109,7 @@ export async function addDocument(ctx: ServiceContext, knowledgeId: string, inpu
 
 /** `GET /v3/app/knowledge/{id}/documents`: the base's documents, oldest first, with their ingestion's state. */
 export async function listDocuments(ctx: ServiceContext, knowledgeId: string) {
-  if ((await repository.findBases(ctx.db, ctx.actor.appId, [knowledgeId])).length === 0) throw AppError.notFound(`knowledge base "${knowledgeId.slice(0, 80)}" does not exist in this application`);
+  await checkBase(ctx, knowledgeId);
   const docs = await documents.documentsOfBase(ctx.db, knowledgeId);
   return {
     documents: docs.map((doc) => ({
