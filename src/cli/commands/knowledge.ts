@@ -63,7 +63,7 @@ export function registerKnowledge(program: Command): void {
     .action(async (files: string[], options: { kb: string }) => {
       const worker = await startWorker(loadConfig(), true);
       const { app } = worker;
-      let failed = false;
+      let failed: boolean;
       try {
         const db = app.database.db;
         const base = await repository.baseById(db, options.kb);
