@@ -224,7 +224,14 @@ describeApi(
 
     it('is in the OpenAPI document', async () => {
       const paths = Object.keys((await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths as object);
-      expect(paths.filter((p) => p.startsWith('/v3/app/knowledge')).sort()).toEqual(['/v3/app/knowledge', '/v3/app/knowledge/list', '/v3/app/knowledge/search', '/v3/app/knowledge/{knowledge_id}']);
+      expect(paths.filter((p) => p.startsWith('/v3/app/knowledge')).sort()).toEqual([
+        '/v3/app/knowledge',
+        '/v3/app/knowledge/list',
+        '/v3/app/knowledge/search',
+        '/v3/app/knowledge/{knowledge_id}',
+        '/v3/app/knowledge/{knowledge_id}/documents',
+        '/v3/app/knowledge/{knowledge_id}/documents/{document_id}',
+      ]);
     });
 
     it('never shows a role the passages of records out of its reach or built from a field hidden from it', async () => {
