@@ -73,13 +73,17 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
         const parsed = await parseDocument({ name: doc.originUrl ?? doc.title, declaredType: doc.mediaType, bytes, ...(typeof given === 'string' ? { title: given } : {}) }, deps.limits);
         const chunks = documentPassages(parsed);
         const store = passageStore(ctx.dialect);
+        // Deleting the document takes the base's row lock: taken here too before each write, so a
+        // page is never added to a document deleted meanwhile (the job then just ends).
+        const stillThere = async (trx: typeof db) => (await repository.claimBase(trx, base.appId, base.id)) !== undefined && (await documents.documentById(trx, doc.id)) !== undefined;
+        let gone = false;
         await inTransaction(db, async (trx) => {
           await lease.fence(trx);
           await store.removeAll(trx, base.id, doc.id);
           await documents.updateDocument(trx, doc.id, { title: parsed.title, mediaType: parsed.mediaType, status: 'ingesting', progress: 0, chunkTotal: chunks.length, error: null, updatedAt: deps.clock() });
         });
         const embedder = embedderFor(base.embedder, { embeddings: ctx.embeddings ?? null });
-        for (let start = 0; start < chunks.length; start += INGEST_PAGE) {
+        for (let start = 0; start < chunks.length && !gone; start += INGEST_PAGE) {
           const page = chunks.slice(start, start + INGEST_PAGE);
           const vectors = await embedAll(embedder, page.map((chunk) => chunk.content));
           const passages: PassageInput[] = page.map((chunk, i) => ({
@@ -89,12 +93,15 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
           }));
           await inTransaction(db, async (trx) => {
             await lease.fence(trx);
+            gone = !(await stillThere(trx));
+            if (gone) return;
             await store.add(trx, passages);
             await documents.updateDocument(trx, doc.id, { progress: start + page.length, updatedAt: deps.clock() });
           });
         }
         await inTransaction(db, async (trx) => {
           await lease.finish(trx);
+          if (gone || !(await stillThere(trx))) return;
           await documents.updateDocument(trx, doc.id, { status: 'ready', progress: chunks.length, updatedAt: deps.clock() });
           await refreshBaseStatus(trx, base);
         });
