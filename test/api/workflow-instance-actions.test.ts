@@ -114,6 +114,12 @@ describeApi(
       const twice = await batch(ctx, ben, { action: 'reject', items: [{ id: runId, workId: benWork, opinion: 'no after all' }] });
       expect(twice.data.fail).toEqual([{ id: runId, error_code: 10002, error_msg: `workId "${benWork}": this to-do is already decided (approve at ${new Date(actionsNow).toISOString()}); it cannot be decided again` }]);
       expect((await batch(ctx, ben, { action: 'approve', items: [{ id: 'no-such-instance', opinion: 'x' }] })).data.fail[0]).toMatchObject({ error_code: 10007 });
+      // The instance is the path's: an `id` in the body (found by the fuzz) does not replace it.
+      for (const action of ['resubmit', 'return']) {
+        const refused = await ctx.call('POST', `${TODO}/${runId}/${action}`, { id: null, workId: '' }, dan.headers);
+        expect(refused.status).toBeLessThan(500);
+        expect(refused.body.success).toBe(false);
+      }
     });
 
     it('the public batch form: pass and reject many at once, each on its own; the app key decides for anyone', async () => {

@@ -38,7 +38,7 @@ export const workflowInstanceRoutes: FastifyPluginAsyncTypebox = async (app) => 
     config: { access: writes('approval:return') },
     schema: { tags, summary: 'Return an instance to an earlier step or to its initiator, with an opinion', params: schemas.InstanceParams, body: schemas.ReturnBody, response: responses(Type.Null()) },
     handler: async (request) => {
-      await decideOne(serviceContext(request), 'return', { id: request.params.instance_id, ...request.body });
+      await decideOne(serviceContext(request), 'return', { ...request.body, id: request.params.instance_id });
       return ok(null);
     },
   });
@@ -47,7 +47,7 @@ export const workflowInstanceRoutes: FastifyPluginAsyncTypebox = async (app) => 
     config: { access: writes('approval:batch') },
     schema: { tags, summary: 'The initiator resubmits a returned instance: its approval step starts again', params: schemas.InstanceParams, body: schemas.ResubmitBody, response: responses(Type.Null()) },
     handler: async (request) => {
-      await decideOne(serviceContext(request), 'resubmit', { id: request.params.instance_id, ...request.body });
+      await decideOne(serviceContext(request), 'resubmit', { ...request.body, id: request.params.instance_id });
       return ok(null);
     },
   });
