@@ -1,6 +1,7 @@
 import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
+import { lockBase } from '../../knowledge/base-status.js';
 import type { EmbedderSpec } from '../../knowledge/embedder.js';
 
 /** SQL of knowledge bases and their worksheet sources (passages: `src/knowledge/store/`). */
@@ -101,7 +102,7 @@ export async function baseById(db: Executor, id: string): Promise<KnowledgeBase 
  * that an edit, a deletion and an indexing job's end never interleave.
  */
 export async function claimBase(db: Executor, appId: string, id: string): Promise<KnowledgeBase | undefined> {
-  await db.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).where('id', '=', id).execute();
+  if (!(await lockBase(db, appId, id))) return undefined;
   return (await findBases(db, appId, [id]))[0];
 }
 
@@ -198,16 +199,6 @@ export async function documentCounts(db: Executor, knowledgeIds: readonly string
     .groupBy('knowledge_id')
     .execute();
   return new Map(rows.map((row) => [row.knowledge_id, Number(row.n)]));
-}
-
-/** Whether any source or document of the base is still waiting or being indexed, and whether any failed. */
-export async function indexingState(db: Executor, knowledgeId: string): Promise<{ busy: boolean; failed: string | null }> {
-  const sources = await db.selectFrom('knowledge_sources').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
-  const documents = await db.selectFrom('knowledge_documents').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
-  const all = [...sources, ...documents];
-  const busy = all.some((s) => s.status === 'queued' || s.status === 'indexing' || s.status === 'ingesting');
-  const failed = all.find((s) => s.status === 'failed');
-  return { busy, failed: failed ? (failed.error ?? 'indexing failed') : null };
 }
 
 /** The organization an application belongs to ('' when it is gone). */
