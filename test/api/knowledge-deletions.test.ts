@@ -7,8 +7,8 @@ import { createRecord, makeSheet } from '../helpers/record-fixtures.js';
 /**
  * What knowledge bases and chatbots do when what they are built on is deleted
  * (docs/knowledge.md, "Worksheet, field and application deletion"): a deleted worksheet takes its
- * sources and passages, a deleted field is dropped from the sources indexing it (re-indexed), and
- * a deleted application leaves no row of its bases, documents, passages, chatbots, conversations
+ * sources and passages, a deleted field is dropped from the sources indexing it (re-indexed), a
+ * deleted base leaves the chatbots answering from it, and a deleted application leaves no row of its bases, documents, passages, chatbots, conversations
  * or messages, nor a document's bytes in the files store.
  */
 
@@ -159,6 +159,22 @@ describeApi(
       expect(await base(ctx, catalogue)).toMatchObject({ status: 'ready', chunkCount: 1 });
       expect(await search(ctx, catalogue, 'acme')).toEqual([]);
       expect((await search(ctx, catalogue, 'sprocket')).map((h) => h.content)).toEqual(['Part: Sprocket']);
+    });
+
+    it('takes a deleted base out of the chatbots answering from it, which keep answering from the others', async () => {
+      const sheet = await makeSheet(ctx, 'Birds', [{ name: 'Bird', alias: 'bird', type: '2', isTitle: true }]);
+      await createRecord(ctx, sheet, [{ id: 'bird', value: 'The kea is a clever parrot' }]);
+      const gone = await createBase(ctx, 'Gone', [{ worksheetId: sheet.id, fieldIds: ['bird'] }]);
+      const stays = await createBase(ctx, 'Stays', [{ worksheetId: sheet.id, fieldIds: ['bird'] }]);
+      await ctx.app.jobs.runUntilIdle();
+      const bot = await ctx.call<{ id: string }>('POST', '/v3/app/chatbots', { name: 'Birder', knowledgeIds: [gone, stays] });
+      expect(bot.body.error_msg).toBe('');
+      expect((await ctx.call('DELETE', `/v3/app/knowledge/${gone}`)).body.error_msg).toBe('');
+      expect((await ctx.call<{ knowledgeIds: string[] }>('GET', `/v3/app/chatbots/${bot.body.data.id}`)).body.data.knowledgeIds).toEqual([stays]);
+      model.answer = () => 'A clever parrot [1].';
+      const asked = await ctx.call<{ citations: Array<{ source: { knowledgeId: string } }> }>('POST', `/v3/app/chatbots/${bot.body.data.id}/messages`, { message: 'Which parrot is clever?' });
+      expect(asked.body.error_msg).toBe('');
+      expect(asked.body.data.citations.map((c) => c.source.knowledgeId)).toEqual([stays]);
     });
 
     it('leaves no row of an application\'s bases, documents, passages, chatbots, conversations or messages when it is deleted, nor bytes in the files store', async () => {

@@ -126,6 +126,19 @@ export async function deleteBase(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('knowledge_bases').where('id', '=', id).execute();
 }
 
+/**
+ * Takes a deleted base out of the knowledge bases of the application's chatbots, which would
+ * otherwise fail every question (a search naming an unknown base is 10007).
+ */
+export async function forgetBaseInChatbots(db: Executor, appId: string, knowledgeId: string): Promise<void> {
+  // The ids are ObjectId-like hex: as a JSON string they hold nothing LIKE would read as a pattern.
+  const naming = await db.selectFrom('chatbots').select(['id', 'knowledge_ids']).where('app_id', '=', appId).where('knowledge_ids', 'like', `%${JSON.stringify(knowledgeId)}%`).execute();
+  for (const chatbot of naming) {
+    const kept = (JSON.parse(chatbot.knowledge_ids) as string[]).filter((id) => id !== knowledgeId);
+    await db.updateTable('chatbots').set({ knowledge_ids: JSON.stringify(kept) }).where('id', '=', chatbot.id).execute();
+  }
+}
+
 /** A page of the application's bases, newest first, those whose name matches `nameMatches` when given, and how many match. */
 export async function pageOfBases(db: Executor, appId: string, nameMatches: Expression<SqlBool> | null, limit: number, offset: number): Promise<{ bases: KnowledgeBase[]; total: number }> {
   let query = db.selectFrom('knowledge_bases').where('app_id', '=', appId);

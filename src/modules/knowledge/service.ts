@@ -181,11 +181,12 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
 
 /**
  * Removes a base (locked or being deleted with its application in `trx`) with its sources,
- * documents and passages; its documents' kept bytes (those still waiting for their ingestion)
+ * documents and passages, and from the chatbots answering from it; its documents' kept bytes (those still waiting for their ingestion)
  * leave the files store once `trx` commits.
  */
 async function removeBase(ctx: ServiceContext, trx: Executor, id: string): Promise<void> {
   forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [id]));
+  await repository.forgetBaseInChatbots(trx, ctx.actor.appId, id);
   const documentIds = await documents.documentIdsOfBase(trx, id);
   await passageStore(ctx.dialect).removeAll(trx, id);
   await repository.deleteBase(trx, id);
