@@ -46,6 +46,15 @@ async function lockedSources(trx: Executor, worksheetIds: readonly string[]): Pr
   return query().execute();
 }
 
+/**
+ * Takes the row locks of the bases indexing these worksheets for the rest of `trx`: a structure
+ * change takes them before its DDL, as re-indexing jobs take them before reading records, so that
+ * the two wait for each other instead of deadlocking.
+ */
+export async function lockIndexingBases(trx: Executor, worksheetIds: readonly string[]): Promise<void> {
+  await lockedSources(trx, worksheetIds);
+}
+
 async function removeSources(trx: Executor, dialect: SqlDialect, sources: readonly SourceRow[]): Promise<void> {
   if (sources.length === 0) return;
   const store = passageStore(dialect);

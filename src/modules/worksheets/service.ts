@@ -19,7 +19,7 @@ import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFiel
 import { recomputeFields } from './recompute-fields.js';
 import { linkOptionSets } from './option-set-fields.js';
 import { removeUnreferenced } from '../records/attachments.js';
-import { dropRemovedFields, removeWorksheetSources } from '../../knowledge/source-upkeep.js';
+import { dropRemovedFields, lockIndexingBases, removeWorksheetSources } from '../../knowledge/source-upkeep.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
@@ -333,6 +333,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
       changes.record_logs = 0;
       changes.record_log_periods = JSON.stringify([...schema.recordLogPeriods, [schema.recordLogsSince, now]]);
     }
+    if (removed.length > 0) await lockIndexingBases(trx, [schema.id]);
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));
