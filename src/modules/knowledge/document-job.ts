@@ -7,12 +7,13 @@ import type { DocumentLimits } from '../../knowledge/documents/limits.js';
 import { EmbedderError } from '../../knowledge/embedder.js';
 import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageInput } from '../../knowledge/passage.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import type { FileStore } from '../../files/file-store.js';
 import { AppError } from '../../shared/app-error.js';
 import * as documents from './document-repository.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
-import { embedAll, refreshBaseStatus } from './indexing.js';
+import { embedAll } from './indexing.js';
 import * as repository from './repository.js';
 
 /**

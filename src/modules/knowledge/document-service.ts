@@ -3,13 +3,13 @@ import { fetchRemote } from '../../files/remote-fetch.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
 import { titleFromName } from '../../knowledge/documents/document.js';
 import { documentMediaType } from '../../knowledge/documents/media-type.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { documentBlobKey, ingestDocumentJob } from './document-job.js';
 import * as documents from './document-repository.js';
-import { refreshBaseStatus } from './indexing.js';
 import * as repository from './repository.js';
 import { claimedBase } from './service.js';
 

@@ -87,14 +87,3 @@ export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: 
   const texts = await recordTexts(inTrx, schema, fields, rowIds);
   for (const source of sources) await store.replace(trx, owners(source), await passagesOf(ctx, schema, source, texts, rowIds));
 }
-
-/**
- * Sets a base's status from its sources and documents: `indexing` while any waits or runs,
- * `failed` when one failed, `ready` otherwise. Takes the base's row lock first, so that two jobs
- * ending at once each see the other's end.
- */
-export async function refreshBaseStatus(trx: Executor, base: { id: string; appId: string }): Promise<void> {
-  if (!(await repository.claimBase(trx, base.appId, base.id))) return;
-  const state = await repository.indexingState(trx, base.id);
-  await repository.updateBase(trx, base.id, { status: state.busy ? 'indexing' : state.failed ? 'failed' : 'ready', error: state.busy ? null : state.failed });
-}
