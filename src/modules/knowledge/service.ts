@@ -10,6 +10,8 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { documentBlobKey } from './document-job.js';
+import { documentIdsOfBase } from './document-repository.js';
 import { embeddingFor } from './embedding-failure.js';
 import { indexSourceJob } from './index-job.js';
 import { refreshBaseStatus } from './indexing.js';
@@ -182,9 +184,16 @@ export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Prom
   await inTransaction(ctx.db, async (trx) => {
     const base = await claimedBase(ctx, trx, id);
     forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [base.id]));
+    await removeDocumentBytesOnCommit(ctx, trx, base.id);
     await passageStore(ctx.dialect).removeAll(trx, base.id);
     await repository.deleteBase(trx, base.id);
   });
+}
+
+/** The kept bytes of a base's documents (queued, or failed and kept for a retry) go once its deletion commits. */
+async function removeDocumentBytesOnCommit(ctx: ServiceContext, trx: Executor, knowledgeId: string): Promise<void> {
+  const ids = await documentIdsOfBase(trx, knowledgeId);
+  if (ids.length > 0) onCommit(trx, () => void Promise.all(ids.map((id) => ctx.files.store.remove(documentBlobKey(id)))).catch(() => undefined));
 }
 
 /** `POST /v3/app/knowledge/list`: a page of the application's bases, newest first, `keyword` matching their names. */
@@ -204,6 +213,7 @@ export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, a
   const store = passageStore(ctx.dialect);
   for (const id of await repository.baseIdsOfApp(trx, appId)) {
     forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [id]));
+    await removeDocumentBytesOnCommit(ctx, trx, id);
     await store.removeAll(trx, id);
     await repository.deleteBase(trx, id);
   }
