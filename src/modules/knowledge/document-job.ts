@@ -23,7 +23,8 @@ import * as repository from './repository.js';
  * The first transaction removes the document's passages, so a run started again after a crash
  * starts over. A document that cannot be read (too large, not a PDF, a broken PDF) or an embedder
  * refusing for good fails at once, its row saying why; a transient embedder failure is retried
- * with the queue's backoff. Once the document is ready or failed its bytes are removed.
+ * with the queue's backoff. Once the document is ready its bytes are removed; a failed document
+ * keeps them, for `POST …/retry` (they go when it, or its base, is deleted).
  */
 
 export const INGEST_DOCUMENT_JOB = 'knowledge.ingest-document';
@@ -120,7 +121,6 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
         await documents.updateDocument(trx, doc.id, { status: 'failed', error: error instanceof Error ? error.message : String(error), updatedAt: deps.clock() });
         await refreshBaseStatus(trx, base);
       });
-      await deps.files.remove(documentBlobKey(doc.id));
     },
   };
 }
