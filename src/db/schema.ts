@@ -491,6 +491,8 @@ export interface MetaSchema {
     chunk_index: number;
     title: string;
     content: string;
+    /** The vector as 8-bit codes and a float scale (migration 0038; `store/quantized-vectors.ts`); null: no vector. */
+    vector_codes: Uint8Array | null;
   };
   /** Passage vectors stored (with `knowledge_id` and `dims`) or removed (both null), in commit order (migration 0038). */
   knowledge_vector_changes: {

@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/connection.js';
 import type { PassageSearch } from '../../db/dialect/sql-dialect.js';
-import type { Candidate, IndexedPassage, VectorIndex } from './indexes.js';
+import { sql } from 'kysely';
+import { chunks, type Candidate, type IndexedPassage, type VectorIndex } from './indexes.js';
 import { countPassages } from './passage-rows.js';
-import { QuantizedVectors } from './quantized-vectors.js';
+import { decodedDims, encodeVector, QuantizedVectors } from './quantized-vectors.js';
 import { appendVectorChanges, latestVectorChange, VECTOR_CHANGES_KEPT_MS, vectorChangesAfter, type VectorChange } from './vector-changes.js';
 
 /**
@@ -11,6 +12,9 @@ import { appendVectorChanges, latestVectorChange, VECTOR_CHANGES_KEPT_MS, vector
  * (`QuantizedVectors`), ranks them there, and scores the few best exactly from the store. The
  * store's exact scan costs about 50 ms per 100,000 vectors on SQLite (and seconds on PostgreSQL
  * without pgvector); the in-memory ranking a few milliseconds.
+ *
+ * Each passage row also keeps its vector's 8-bit codes (`vector_codes`), so that a base loads with a
+ * plain read of its passages, and the codes of passages stored since by a read of those rows.
  *
  * Kept current through `knowledge_vector_changes`: every write appends what it stored or removed,
  * in its own transaction, and each search first applies the changes after the last one this
@@ -31,6 +35,8 @@ export interface VectorCacheOptions {
 /** Past this many changes behind, a process drops its vectors and reloads them as needed. */
 const CATCH_UP_LIMIT = 20_000;
 const CHANGES_PAGE = 5_000;
+/** Passages read per statement when a base is loaded. */
+const LOAD_PAGE = 5_000;
 
 /** The exact scores of the first ranking's best: `limit` and a margin for the 8-bit error. */
 function rescored(limit: number): number {
@@ -50,6 +56,30 @@ interface Entry {
 
 function entryKey(knowledgeId: string, dims: number): string {
   return `${knowledgeId}\u0000${dims}`;
+}
+
+type CodesRow = { seq: number | string; vector_codes: Uint8Array };
+
+/** The stored codes of these passages (those that still exist and have a vector). */
+async function codesOf(db: Executor, seqs: readonly number[]): Promise<CodesRow[]> {
+  const found: CodesRow[] = [];
+  for (const part of chunks(seqs)) {
+    const rows = await sql<CodesRow>`SELECT seq, vector_codes FROM knowledge_passages WHERE seq IN (${sql.join(part)}) AND vector_codes IS NOT NULL`.execute(db);
+    found.push(...rows.rows);
+  }
+  return found;
+}
+
+/** Loads a base's vectors of `dims` dimensions into `vectors`, in pages by `seq`. */
+async function loadBase(db: Executor, knowledgeId: string, vectors: QuantizedVectors): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows = await sql<CodesRow>`
+      SELECT seq, vector_codes FROM knowledge_passages WHERE knowledge_id = ${knowledgeId} AND seq > ${after} AND vector_codes IS NOT NULL
+      ORDER BY seq LIMIT ${LOAD_PAGE}`.execute(db);
+    for (const row of rows.rows) if (decodedDims(row.vector_codes) === vectors.dims) vectors.setCodes(Number(row.seq), row.vector_codes);
+    if (rows.rows.length < LOAD_PAGE) return;
+    after = Number(rows.rows[rows.rows.length - 1]!.seq);
+  }
 }
 
 /**
@@ -95,8 +125,7 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
     }
     for (const [key, seqs] of added) {
       const entry = entries.get(key)!;
-      const found = await store.vectorsOf(db, entry.vectors.dims, seqs);
-      for (const [seq, vector] of found) entry.vectors.set(seq, vector);
+      for (const row of await codesOf(db, seqs)) if (decodedDims(row.vector_codes) === entry.vectors.dims) entry.vectors.setCodes(Number(row.seq), row.vector_codes);
     }
   }
 
@@ -141,7 +170,7 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
     }
     for (const id of missing) {
       const vectors = new QuantizedVectors(dims, Math.ceil((counts.get(id) ?? 0) * 1.05));
-      await store.eachVectorOfBase(db, id, dims, (seq, vector) => vectors.set(seq, vector));
+      await loadBase(db, id, vectors);
       entries.set(entryKey(id, dims), { vectors, lastUsed: 0 });
     }
     const now = clock();
@@ -153,7 +182,7 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
   }
 
   return {
-    rowColumns: store.rowColumns,
+    rowColumns: [...store.rowColumns, { name: 'vector_codes', value: (passage) => (passage.vector ? sql`${encodeVector(passage.vector)}` : sql`NULL`) }],
     async add(trx, passages: readonly IndexedPassage[]) {
       await store.add(trx, passages);
       const stored = passages.flatMap((p) => (p.vector ? [{ seq: p.seq, knowledgeId: p.knowledgeId, dims: p.vector.length }] : []));
@@ -187,6 +216,5 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
       });
     },
     vectorsOf: (db, dims, seqs) => store.vectorsOf(db, dims, seqs),
-    eachVectorOfBase: (db, knowledgeId, dims, each) => store.eachVectorOfBase(db, knowledgeId, dims, each),
   };
 }

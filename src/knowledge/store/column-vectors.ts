@@ -14,9 +14,6 @@ import { chunks, type Candidate, type VectorIndex } from './indexes.js';
 
 type ColumnKind = 'pgvector' | 'array';
 
-/** Vectors read per statement when a base's are read whole. */
-const VECTOR_PAGE = 2000;
-
 const kinds = new WeakMap<object, Promise<ColumnKind>>();
 
 /** The vector column's kind, read from the catalogue (standard `information_schema`) and kept. */
@@ -85,18 +82,6 @@ export function columnVectors(key: object): VectorIndex {
         for (const row of rows.rows) found.set(Number(row.seq), parsed(row.embedding));
       }
       return found;
-    },
-    async eachVectorOfBase(db, knowledgeId, dims, each) {
-      const kind = await columnKind(db, key);
-      // In pages by seq, so that a large base is never all in memory as rows at once.
-      for (let after = 0; ; ) {
-        const rows = await sql<{ seq: string | number; embedding: number[] | string }>`
-          SELECT seq, embedding FROM knowledge_passages WHERE knowledge_id = ${knowledgeId} AND seq > ${after} AND ${ofSize(kind, dims)}
-          ORDER BY seq LIMIT ${VECTOR_PAGE}`.execute(db);
-        for (const row of rows.rows) each(Number(row.seq), parsed(row.embedding));
-        if (rows.rows.length < VECTOR_PAGE) return;
-        after = Number(rows.rows[rows.rows.length - 1]!.seq);
-      }
     },
   };
 }

@@ -46,11 +46,6 @@ export interface VectorIndex {
   search(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Candidate[]>;
   /** The stored vectors of `dims` dimensions of these passages (those that exist), by `seq`. */
   vectorsOf(db: Executor, dims: number, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
-  /**
-   * Calls `each` with every stored vector of `dims` dimensions of a base, read as a stream: the
-   * vector handed over is reused for the next one, so `each` copies what it keeps.
-   */
-  eachVectorOfBase(db: Executor, knowledgeId: string, dims: number, each: (seq: number, vector: Float32Array) => void): Promise<void>;
 }
 
 /** Rows of `knowledgeIds` etc. are bound in chunks of this many, far under every engine's parameter limit. */

@@ -17,6 +17,27 @@ export interface ApproximateHit {
 
 const LEVELS = 127;
 
+/**
+ * A vector's codes as stored in `knowledge_passages.vector_codes`: one signed byte per dimension,
+ * each component divided by the largest one's 1/127 and rounded, then that scale as a
+ * little-endian 4-byte float.
+ * @example const stored = encodeVector(vector); decodedDims(stored) === vector.length
+ */
+export function encodeVector(vector: Float32Array): Buffer {
+  const out = Buffer.alloc(vector.length + 4);
+  let largest = 0;
+  for (const x of vector) largest = Math.max(largest, Math.abs(x));
+  const scale = largest / LEVELS || 1;
+  for (let d = 0; d < vector.length; d++) out.writeInt8(Math.round(vector[d]! / scale), d);
+  out.writeFloatLE(scale, vector.length);
+  return out;
+}
+
+/** The number of dimensions of stored codes. */
+export function decodedDims(codes: Uint8Array): number {
+  return codes.byteLength - 4;
+}
+
 export class QuantizedVectors {
   private capacity: number;
   private codes: Int8Array;
@@ -60,15 +81,18 @@ export class QuantizedVectors {
 
   /** Stores the vector of `seq` (replacing the one it had). */
   set(seq: number, vector: Float32Array): void {
-    if (vector.length !== this.dims) throw new Error(`a vector of ${vector.length} dimensions in an index of ${this.dims}`);
+    this.setCodes(seq, encodeVector(vector));
+  }
+
+  /** Stores the vector of `seq` from its codes (`encodeVector`), replacing the one it had. */
+  setCodes(seq: number, stored: Uint8Array): void {
+    if (decodedDims(stored) !== this.dims) throw new Error(`a vector of ${decodedDims(stored)} dimensions in an index of ${this.dims}`);
     this.delete(seq);
     if (this.used === this.capacity) this.reshape(this.slotOf.size * 2 > this.capacity ? this.capacity * 2 : this.capacity);
     const slot = this.used++;
-    let largest = 0;
-    for (let d = 0; d < this.dims; d++) largest = Math.max(largest, Math.abs(vector[d]!));
-    const scale = largest / LEVELS || 1;
-    for (let d = 0; d < this.dims; d++) this.codes[d * this.capacity + slot] = Math.round(vector[d]! / scale);
-    this.scales[slot] = scale;
+    const codes = new Int8Array(stored.buffer, stored.byteOffset, this.dims);
+    for (let d = 0; d < this.dims; d++) this.codes[d * this.capacity + slot] = codes[d]!;
+    this.scales[slot] = new DataView(stored.buffer, stored.byteOffset + this.dims, 4).getFloat32(0, true);
     this.seqs[slot] = seq;
     this.alive[slot] = 1;
     this.slotOf.set(seq, slot);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { PassageSearch } from '../../db/dialect/sql-dialect.js';
 import { chunks, type Candidate, type IndexedPassage, type VectorIndex } from './indexes.js';
@@ -87,22 +87,6 @@ export function vec0Vectors(search: PassageSearch): VectorIndex {
         if (rows.rows[0]) found.set(seq, floats(rows.rows[0].embedding));
       }
       return found;
-    },
-    async eachVectorOfBase(db, knowledgeId, dims, each) {
-      if (!(await storedSizes(db)).includes(dims)) return;
-      search.loadVectorExtension();
-      const vector = new Float32Array(dims);
-      const bytes = new Uint8Array(vector.buffer);
-      // Streamed (the driver's iterator): a base's vectors are never all in memory as rows at once.
-      const rows = (db as unknown as Kysely<Record<string, { rowid: number; knowledge_id: string; embedding: Uint8Array }>>)
-        .selectFrom(tableOf(dims))
-        .select(['rowid', 'embedding'])
-        .where('knowledge_id', '=', knowledgeId)
-        .stream(1000);
-      for await (const row of rows) {
-        bytes.set(row.embedding);
-        each(Number(row.rowid), vector);
-      }
     },
   };
 }
