@@ -54,7 +54,9 @@ export type FakeFailure =
   /** The whole JSON answer although a stream was asked for. */
   | { ignoreStream: true }
   /** 200 with a body that is not what the API answers. */
-  | { malformed: string };
+  | { malformed: string }
+  /** No failure: answers normally (so that a later request of the list fails). */
+  | { pass: true };
 
 export interface FakeModelServer {
   /** The base URL, with /v1: what EMBEDDINGS_URL and LLM_URL are set to. */

@@ -44,6 +44,13 @@ export interface VectorIndex {
   remove(trx: Executor, seqs: readonly number[]): Promise<void>;
   /** The passages of these bases nearest to `vector`, best first, with their cosine similarity. */
   search(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Candidate[]>;
+  /** A vector as `knowledge_staged_vectors.embedding` keeps it (the form `promote` reads). */
+  stagedValue(vector: Float32Array): RawBuilder<unknown>;
+  /**
+   * Replaces the serving vectors of a base's passages (`seqs`, all of them) by its staged ones
+   * (`staged-vectors.ts`), whatever their size: the end of a re-embedding, in its transaction.
+   */
+  promote(trx: Executor, knowledgeId: string, seqs: readonly number[]): Promise<void>;
 }
 
 /** Rows of `knowledgeIds` etc. are bound in chunks of this many, far under every engine's parameter limit. */

@@ -53,7 +53,6 @@ export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
       const { source, base } = found;
       const ctx = await indexingContext(deps, base);
       const schema = await loadSchema(ctx, source.worksheetId);
-      const indexed = { ...source, embedder: base.embedder };
       await inTransaction(db, async (trx) => {
         await lease.fence(trx);
         await repository.updateSource(trx, source.id, { status: 'indexing', progress: 0, total: await liveRecordCount({ ...ctx, db: trx }, schema), error: null });
@@ -66,7 +65,11 @@ export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
         done += ids.length;
         await inTransaction(db, async (trx) => {
           await lease.fence(trx);
-          await indexRecords(ctx, trx, [indexed], ids);
+          // The base's embedder as it is under its row lock: a re-embedding switches it under the same
+          // lock, so a page is embedded either before the switch (and re-embedded by it) or after.
+          const current = await repository.claimBase(trx, base.appId, base.id);
+          if (!current) return;
+          await indexRecords(ctx, trx, [{ ...source, embedder: current.embedder }], ids);
           await repository.updateSource(trx, source.id, { progress: done });
         });
         after = ids[ids.length - 1]!;

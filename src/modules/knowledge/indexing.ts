@@ -89,12 +89,14 @@ export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: 
 }
 
 /**
- * Sets a base's status from its sources and documents: `indexing` while any waits or runs,
- * `failed` when one failed, `ready` otherwise. Takes the base's row lock first, so that two jobs
- * ending at once each see the other's end.
+ * Sets a base's status from its sources, documents and re-embedding: `indexing` while any source
+ * or document waits or runs, else `reembedding` while its re-embedding runs, `failed` when one of
+ * them (or the last re-embedding) failed, `ready` otherwise. Takes the base's row lock first, so
+ * that two jobs ending at once each see the other's end.
  */
 export async function refreshBaseStatus(trx: Executor, base: { id: string; appId: string }): Promise<void> {
   if (!(await repository.claimBase(trx, base.appId, base.id))) return;
   const state = await repository.indexingState(trx, base.id);
-  await repository.updateBase(trx, base.id, { status: state.busy ? 'indexing' : state.failed ? 'failed' : 'ready', error: state.busy ? null : state.failed });
+  const status = state.busy ? 'indexing' : state.reembedding ? 'reembedding' : state.failed ? 'failed' : 'ready';
+  await repository.updateBase(trx, base.id, { status, error: status === 'failed' ? state.failed : null });
 }
