@@ -78,8 +78,9 @@ async function storedVectors(ctx: ApiContext, id: string): Promise<{ sizes: Reco
   return { sizes, staged };
 }
 
+/** Re-embedding jobs waiting to run (failed ones stay in the queue's table, and are not counted). */
 async function reembedJobs(ctx: ApiContext): Promise<number> {
-  const found = await ctx.database.db.selectFrom('background_jobs').select('id').where('kind', '=', 'knowledge.reembed').execute();
+  const found = await ctx.database.db.selectFrom('background_jobs').select('id').where('kind', '=', 'knowledge.reembed').where('status', '=', 'queued').execute();
   return found.length;
 }
 
@@ -178,6 +179,32 @@ describeApi(
       expect((await search(ctx, id, 'quarter invoice')).map((h) => h.content)).toEqual(['Text: invoice for the last quarter']);
       expect(fake.service.embeddingRequests.at(-1)).toMatchObject({ model: 'fake-b', input: ['quarter invoice'] });
       expect(askedFor(mark, 'quarter invoice', 'fake-a')).toBe(false);
+    });
+
+    it('calls a re-embedding off when the base’s own embedder is sent again before it ends', async () => {
+      const sheet = await notesSheet(ctx, 'Called off');
+      const made = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Called off', embedder: 'builtin', sources: [{ worksheetId: sheet.id, fieldIds: ['text'] }] });
+      const id = made.body.data.id;
+      await ctx.app.jobs.runUntilIdle();
+      expect((await ctx.call<Base>('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'openai-compatible' })).body.data.status).toBe('reembedding');
+      const back = await ctx.call<Base>('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'builtin' });
+      expect(back.body.data).toMatchObject({ status: 'ready', embedder: { kind: 'builtin' } });
+      expect(back.body.data.reembedding).toBeUndefined();
+      const mark = fake.service.embeddingRequests.length;
+      // The queued job finds the change called off and ends without embedding or writing.
+      await ctx.app.jobs.runUntilIdle();
+      expect(requestsSince(mark)).toHaveLength(0);
+      expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', embedder: { kind: 'builtin' } });
+      expect(await storedVectors(ctx, id)).toEqual({ sizes: { 256: 4 }, staged: 0 });
+      expect(await reembedJobs(ctx)).toBe(0);
+    });
+
+    it('documents the embedder key in the OpenAPI document', async () => {
+      const document = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, { description?: string }> } }> } }>> };
+      for (const [path, method] of [['/v3/app/knowledge', 'post'], ['/v3/app/knowledge/{knowledge_id}', 'patch']] as const) {
+        const properties = document.paths[path]![method]!.requestBody!.content['application/json']!.schema.properties;
+        expect(properties.embedder?.description).toContain('"builtin"');
+      }
     });
 
     it('starts nothing for the embedder a base has, and refuses a bad embedder naming it', async () => {
