@@ -109,6 +109,9 @@ describeApi(
       await ctx.app.jobs.runUntilIdle();
       expect(await getBase(ctx, id)).toMatchObject({ status: 'reembedding', embedder: { kind: 'builtin' }, reembedding: { embedder: next, progress: 2, total: 5 } });
       expect(await storedVectors(ctx, id)).toEqual({ sizes: { 256: 5 }, staged: 2 });
+      // Put back with its attempts counted afresh: it had staged a page before the service failed.
+      const job = await ctx.database.db.selectFrom('background_jobs').select(['status', 'attempts']).where('kind', '=', 'knowledge.reembed').where('status', '=', 'queued').execute();
+      expect(job).toEqual([{ status: 'queued', attempts: 0 }]);
       // Searches go on with the built-in embedder's vectors: the service never sees the query.
       expect((await search(ctx, id, 'password reset')).map((h) => h.content)).toEqual(['Text: reset your password']);
       expect(askedFor(mark, 'password reset')).toBe(false);

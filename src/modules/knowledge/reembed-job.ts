@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
-import { announceJobs, enqueueJobs, PermanentJobFailure, type JobHandler, type NewJob } from '../../jobs/index.js';
+import { announceJobs, enqueueJobs, PermanentJobFailure, retryDelay, type JobHandler, type NewJob } from '../../jobs/index.js';
 import { EmbedderError, type Embedder, type EmbedderSpec } from '../../knowledge/embedder.js';
 import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageStore } from '../../knowledge/passage-store.js';
@@ -29,8 +29,10 @@ import * as repository from './repository.js';
  * - After a crash it runs again and goes on from the staged pages (they stay committed).
  * - The change replaced meanwhile (another embedder, or back to the current one) or the base
  *   deleted: the job ends without writing.
- * - A failure that will not pass (an embedder error that is not transient, EMBEDDINGS_URL gone),
- *   or the last of 5 attempts, marks the base failed with the reason and drops the staged vectors;
+ * - A transient embedder failure after this attempt staged a page puts the job back (its attempts
+ *   counted afresh): a long re-embedding that moves is not failed by a few 429s. Otherwise a
+ *   failure that will not pass (an embedder error that is not transient, EMBEDDINGS_URL gone), or
+ *   the last of 5 attempts, marks the base failed with the reason and drops the staged vectors;
  *   the old ones go on serving, and setting the embedder again tries again.
  */
 
@@ -112,6 +114,7 @@ export function reembedHandler(deps: IndexJobDeps): JobHandler {
       if (!base || !sameEmbedder(base.nextEmbedder, target)) return;
       const ctx = await indexingContext(deps, base);
       const store = passageStore(ctx.dialect);
+      let staged = false;
       try {
         const embedder = embedderFor(target, { embeddings: ctx.embeddings ?? null });
         const page = Math.min(embedder.maxBatch, REEMBED_PAGE);
@@ -137,6 +140,7 @@ export function reembedHandler(deps: IndexJobDeps): JobHandler {
             return true;
           });
           if (!going) return;
+          staged = true;
           after = todo[todo.length - 1]!.seq;
         }
         await inTransaction(db, async (trx) => {
@@ -150,6 +154,13 @@ export function reembedHandler(deps: IndexJobDeps): JobHandler {
         });
       } catch (error) {
         if (permanent(error)) throw new PermanentJobFailure((error as Error).message);
+        // A service that fails now and then (429s over a long re-embedding) should not use up the
+        // attempts of a job that keeps moving: after a page staged, it waits and goes on afresh.
+        if (staged && error instanceof EmbedderError) {
+          ctx.log.warn({ err: error, knowledgeId }, 're-embedding paused by a transient embeddings failure; it goes on later');
+          await lease.postpone(ctx.now() + (error.retryAfterMs ?? retryDelay(1)));
+          return;
+        }
         throw error;
       }
     },
