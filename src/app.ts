@@ -4,6 +4,7 @@ import type { Config } from './config/index.js';
 import type { Database } from './db/connection.js';
 import { openFileService } from './files/file-service.js';
 import { documentLimits } from './knowledge/documents/limits.js';
+import { setVectorCacheBudget } from './knowledge/store/index.js';
 import { SchemaCache } from './shared/schema-cache.js';
 import { createAppKeyStrategy } from './auth/app-key-strategy.js';
 import { authenticationPlugin } from './plugins/authentication.js';
@@ -117,6 +118,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   // The periodic sweeps are recurring jobs: one pending job each over every process, run by a process with workers.
   const sweeps = [maintenanceSweepJob({ db: database.db, log: app.log, intervalMinutes: config.sweepIntervalMinutes }), recycleBin.job, timeoutSweepJob(database.db, { dialect: database.dialect, runTodos }, app.log)];
 
+  setVectorCacheBudget(database.dialect, config.knowledgeVectorCacheBytes);
   const services = nodeServices(config);
   const knowledgeJobs = { db: database.db, contextOf: (actor: Actor) => contextOf(app, actor, app.log) };
   const jobs = createJobWorker({

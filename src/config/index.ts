@@ -119,6 +119,8 @@ export interface Config {
   llm: ModelEndpoint | null;
   /** Largest document a knowledge base takes, in bytes (KNOWLEDGE_DOCUMENT_MAX_SIZE, default 20mb). */
   knowledgeDocumentMaxBytes: number;
+  /** Memory each process may hold knowledge-base vectors in for fast vector search, in bytes (KNOWLEDGE_VECTOR_CACHE_MB, default 64; 0: off). */
+  knowledgeVectorCacheBytes: number;
 }
 
 /** Where the workflow engine may be told to kill its process, for the crash-recovery tests (workflow/crash-points.ts). */
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddings: embeddingsEndpoint(env),
     llm: llmEndpoint(env),
     knowledgeDocumentMaxBytes: byteSize(env, 'KNOWLEDGE_DOCUMENT_MAX_SIZE', '20mb'),
+    knowledgeVectorCacheBytes: integer(env, 'KNOWLEDGE_VECTOR_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
   };
 }
 

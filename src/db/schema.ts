@@ -498,6 +498,14 @@ export interface MetaSchema {
     title: string;
     content: string;
   };
+  /** Passage vectors stored (with `knowledge_id` and `dims`) or removed (both null), in commit order (migration 0038). */
+  knowledge_vector_changes: {
+    id: Generated<number>;
+    seq: number;
+    knowledge_id: string | null;
+    dims: number | null;
+    created_at: number;
+  };
   /** A re-embedding's new vectors (migration 0039): `embedding` float32 bytes (SQLite) or `real[]` (PostgreSQL), null without words. */
   knowledge_staged_vectors: { seq: number; knowledge_id: string; embedding: unknown };
   /** Chatbots (migration 0037): `preset_questions` and `knowledge_ids` are JSON arrays of strings. */

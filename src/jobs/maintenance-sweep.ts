@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/connection.js';
+import { sweepVectorChanges } from '../knowledge/store/vector-changes.js';
 import { sweepExpired as sweepAccessTokens } from '../modules/access-tokens/index.js';
 import { sweepExpired as sweepOAuth } from '../modules/oauth/index.js';
 import { sweepExpired as sweepSignIn } from '../modules/sign-in/index.js';
@@ -19,6 +20,8 @@ export interface SweepCounts {
   oauthTokens: number;
   oauthCodes: number;
   accessTokens: number;
+  /** Entries of the knowledge vector change log older than an hour. */
+  vectorChanges: number;
 }
 
 export interface MaintenanceContext {
@@ -27,11 +30,12 @@ export interface MaintenanceContext {
 
 /**
  * One sweep at `now` (epoch ms): expired sessions and old sign-in failures, spent OAuth codes and
- * dead token families, personal access tokens ended more than 30 days ago.
+ * dead token families, personal access tokens ended more than 30 days ago, the knowledge vector
+ * change log's entries older than an hour.
  * @example const counts = await runMaintenanceSweep({ db }, Date.now()); counts.sessions
  */
 export async function runMaintenanceSweep(ctx: MaintenanceContext, now: number): Promise<SweepCounts> {
-  return { ...(await sweepSignIn(ctx.db, now)), ...(await sweepOAuth(ctx.db, now)), ...(await sweepAccessTokens(ctx.db, now)) };
+  return { ...(await sweepSignIn(ctx.db, now)), ...(await sweepOAuth(ctx.db, now)), ...(await sweepAccessTokens(ctx.db, now)), ...(await sweepVectorChanges(ctx.db, now)) };
 }
 
 /** The job kind (and id) of the maintenance sweep. */

@@ -175,6 +175,8 @@ describeApi(
       const id = made.body.data.id;
       await ctx.app.jobs.runUntilIdle();
       expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', embedder: { kind: 'openai', model: 'fake-a', dimensions: 24 } });
+      // Searched once before: each process's in-memory vectors of the base hold fake-a's, replaced at the switch.
+      expect((await search(ctx, id, 'quarter invoice')).map((h) => h.content)).toEqual(['Text: invoice for the last quarter']);
       expect((await ctx.call('PATCH', `/v3/app/knowledge/${id}`, { embedder: { kind: 'openai', model: 'fake-b' } })).body.error_msg).toBe('');
       await ctx.app.jobs.runUntilIdle();
       expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', embedder: { kind: 'openai', model: 'fake-b', dimensions: 24 } });

@@ -32,9 +32,9 @@ describeEachEngine('tabularium sweep', (engine) => {
   it('removes what has expired and prints the counts; a second run finds nothing', async () => {
     const first = await runCli(['sweep', '--json'], env);
     expect(first.stderr).toBe('');
-    expect(JSON.parse(first.stdout)).toEqual({ sessions: 1, signInFailures: 1, oauthTokens: 0, oauthCodes: 0, accessTokens: 0 });
+    expect(JSON.parse(first.stdout)).toEqual({ sessions: 1, signInFailures: 1, oauthTokens: 0, oauthCodes: 0, accessTokens: 0, vectorChanges: 0 });
     const again = await runCli(['sweep'], env);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^sessions\s+0\nsignInFailures\s+0\noauthTokens\s+0\noauthCodes\s+0\naccessTokens\s+0\n$/);
+    expect(again.stdout).toMatch(/^sessions\s+0\nsignInFailures\s+0\noauthTokens\s+0\noauthCodes\s+0\naccessTokens\s+0\nvectorChanges\s+0\n$/);
   }, 60_000);
 });

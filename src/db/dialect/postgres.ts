@@ -120,7 +120,15 @@ export function createPostgresDialect(url: string, poolSize = 10): SqlDialect {
       const local = storedAs === 'day-text' ? sql`CAST(${value} AS date)` : sql`(to_timestamp(${value} / 1000.0) AT TIME ZONE ${timeZone})`;
       return sql<string>`to_char(${local}, ${sql.lit(BUCKET_FORMATS[granularity])})`;
     },
-    passageSearch: { fullText: 'tsvector', vectors: 'column', loadVectorExtension: () => undefined, vectorColumnType: pgvectorOrArray },
+    passageSearch: {
+      fullText: 'tsvector',
+      vectors: 'column',
+      loadVectorExtension: () => undefined,
+      vectorColumnType: pgvectorOrArray,
+      changeIdColumn: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+      // Advisory-lock key for "knowledge vector changes", released at commit.
+      serialChangesSql: 'SELECT pg_advisory_xact_lock(727002)',
+    },
     classifyError(error): DriverFailure {
       const err = error as { code?: string; constraint?: string; detail?: string };
       if (err?.code === '23505') return { kind: 'unique', target: err.constraint ?? '' };

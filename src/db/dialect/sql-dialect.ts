@@ -50,6 +50,18 @@ export interface PassageSearch {
    * `vec0`.
    */
   readonly vectorColumnType: ((db: Kysely<unknown>) => Promise<string>) | null;
+  /**
+   * The column type of `knowledge_vector_changes.id` (migration 0038): a key the engine assigns that
+   * never repeats, even after every row was deleted (SQLite's AUTOINCREMENT; an identity column).
+   */
+  readonly changeIdColumn: string;
+  /**
+   * Run by a transaction before it appends to `knowledge_vector_changes`, so that such transactions
+   * commit in the order of the ids they took (a reader that has seen id N has seen every id below
+   * it): an advisory lock held to the commit on PostgreSQL. Null where writers are serial already
+   * (SQLite has one writer).
+   */
+  readonly serialChangesSql: string | null;
 }
 
 /**

@@ -22,5 +22,7 @@ export function sqlitePassageSearch(database: Database.Database): PassageSearch 
       loaded = true;
     },
     vectorColumnType: null,
+    changeIdColumn: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    serialChangesSql: null,
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import type { Candidate, VectorIndex } from './indexes.js';
+import { chunks, type Candidate, type VectorIndex } from './indexes.js';
 
 /**
  * Vectors on PostgreSQL, in the `embedding` column of `knowledge_passages` (migration 0036):
@@ -13,6 +13,9 @@ import type { Candidate, VectorIndex } from './indexes.js';
  */
 
 type ColumnKind = 'pgvector' | 'array';
+
+/** Vectors read per statement when a base's are read whole. */
+const VECTOR_PAGE = 2000;
 
 const kinds = new WeakMap<object, Promise<ColumnKind>>();
 
@@ -34,6 +37,16 @@ function columnKind(db: Executor, key: object): Promise<ColumnKind> {
 /** pgvector's text form of a vector: `[0.1,0.2,…]`. */
 function vectorText(vector: Float32Array): string {
   return `[${Array.from(vector).join(',')}]`;
+}
+
+/** A stored vector as the driver gives it: `real[]` as numbers, pgvector's as its text form. */
+function parsed(value: number[] | string): Float32Array {
+  return Float32Array.from(typeof value === 'string' ? (JSON.parse(value) as number[]) : value);
+}
+
+/** The condition "the vector has `dims` dimensions", for the column's kind. */
+function ofSize(kind: ColumnKind, dims: number) {
+  return kind === 'pgvector' ? sql`vector_dims(embedding) = ${dims}` : sql`cardinality(embedding) = ${dims}`;
 }
 
 /**
@@ -63,6 +76,28 @@ export function columnVectors(key: object): VectorIndex {
               ) AS scored ORDER BY score DESC, seq LIMIT ${limit}`.execute(db);
       return found.rows.map((row) => ({ seq: Number(row.seq), score: Number(row.score) }));
     },
+    async vectorsOf(db, dims, seqs) {
+      const found = new Map<number, Float32Array>();
+      const kind = await columnKind(db, key);
+      for (const part of chunks(seqs)) {
+        const rows = await sql<{ seq: string | number; embedding: number[] | string }>`
+          SELECT seq, embedding FROM knowledge_passages WHERE seq IN (${sql.join(part)}) AND ${ofSize(kind, dims)}`.execute(db);
+        for (const row of rows.rows) found.set(Number(row.seq), parsed(row.embedding));
+      }
+      return found;
+    },
+    async eachVectorOfBase(db, knowledgeId, dims, each) {
+      const kind = await columnKind(db, key);
+      // In pages by seq, so that a large base is never all in memory as rows at once.
+      for (let after = 0; ; ) {
+        const rows = await sql<{ seq: string | number; embedding: number[] | string }>`
+          SELECT seq, embedding FROM knowledge_passages WHERE knowledge_id = ${knowledgeId} AND seq > ${after} AND ${ofSize(kind, dims)}
+          ORDER BY seq LIMIT ${VECTOR_PAGE}`.execute(db);
+        for (const row of rows.rows) each(Number(row.seq), parsed(row.embedding));
+        if (rows.rows.length < VECTOR_PAGE) return;
+        after = Number(rows.rows[rows.rows.length - 1]!.seq);
+      }
+    },
     stagedValue: (vector) => sql`CAST(${Array.from(vector)} AS real[])`,
     async promote(trx, knowledgeId) {
       // pgvector casts real[] to vector on assignment, as on insert. A passage without a staged vector has none.
@@ -72,6 +107,9 @@ export function columnVectors(key: object): VectorIndex {
       await sql`
         UPDATE knowledge_passages AS p SET embedding = NULL
         WHERE p.knowledge_id = ${knowledgeId} AND NOT EXISTS (SELECT 1 FROM knowledge_staged_vectors s WHERE s.seq = p.seq)`.execute(trx);
+      const stored = await sql<{ seq: number | string; dims: number }>`
+        SELECT seq, cardinality(embedding) AS dims FROM knowledge_staged_vectors WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL`.execute(trx);
+      return stored.rows.map((row) => ({ seq: Number(row.seq), dims: Number(row.dims) }));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { SqlDialect } from '../../db/dialect/sql-dialect.js';
 import type { PassageInput, PassageOwner, StoredPassage } from '../passage.js';
 import type { PassageStore } from '../passage-store.js';
 import { queryTerms, searchTerms } from '../search-terms.js';
+import { cachedVectors } from './cached-vectors.js';
 import { columnVectors } from './column-vectors.js';
 import { fts5Keywords } from './fts5-keywords.js';
 import type { Candidate, IndexedPassage, KeywordIndex, VectorIndex } from './indexes.js';
@@ -81,6 +82,19 @@ function composeStore(keywords: KeywordIndex, vectors: VectorIndex): PassageStor
 }
 
 const stores = new WeakMap<SqlDialect, PassageStore>();
+const cacheBudgets = new WeakMap<SqlDialect, number>();
+
+/** The in-memory vector index's budget when none was set (KNOWLEDGE_VECTOR_CACHE_MB's default). */
+export const DEFAULT_VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Sets the memory budget of the in-memory vector index of an engine's passage store (0: off), before
+ * its first use (`app.ts`, from KNOWLEDGE_VECTOR_CACHE_MB).
+ * @example setVectorCacheBudget(database.dialect, config.knowledgeVectorCacheBytes)
+ */
+export function setVectorCacheBudget(dialect: SqlDialect, bytes: number): void {
+  cacheBudgets.set(dialect, bytes);
+}
 
 /**
  * The passage store of an engine, from its `passageSearch` capabilities (one per dialect).
@@ -90,7 +104,8 @@ export function passageStore(dialect: SqlDialect): PassageStore {
   let store = stores.get(dialect);
   if (!store) {
     const search = dialect.passageSearch;
-    store = composeStore(search.fullText === 'fts5' ? fts5Keywords : tsvectorKeywords, search.vectors === 'vec0' ? vec0Vectors(search) : columnVectors(dialect));
+    const vectors = search.vectors === 'vec0' ? vec0Vectors(search) : columnVectors(dialect);
+    store = composeStore(search.fullText === 'fts5' ? fts5Keywords : tsvectorKeywords, cachedVectors(vectors, search, { budgetBytes: cacheBudgets.get(dialect) ?? DEFAULT_VECTOR_CACHE_BYTES }));
     stores.set(dialect, store);
   }
   return store;

@@ -44,13 +44,21 @@ export interface VectorIndex {
   remove(trx: Executor, seqs: readonly number[]): Promise<void>;
   /** The passages of these bases nearest to `vector`, best first, with their cosine similarity. */
   search(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Candidate[]>;
+  /** The stored vectors of `dims` dimensions of these passages (those that exist), by `seq`. */
+  vectorsOf(db: Executor, dims: number, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
+  /**
+   * Calls `each` with every stored vector of `dims` dimensions of a base, read as a stream: the
+   * vector handed over is reused for the next one, so `each` copies what it keeps.
+   */
+  eachVectorOfBase(db: Executor, knowledgeId: string, dims: number, each: (seq: number, vector: Float32Array) => void): Promise<void>;
   /** A vector as `knowledge_staged_vectors.embedding` keeps it (the form `promote` reads). */
   stagedValue(vector: Float32Array): RawBuilder<unknown>;
   /**
    * Replaces the serving vectors of a base's passages (`seqs`, all of them) by its staged ones
    * (`staged-vectors.ts`), whatever their size: the end of a re-embedding, in its transaction.
+   * Returns the vectors now stored (passages without words have none).
    */
-  promote(trx: Executor, knowledgeId: string, seqs: readonly number[]): Promise<void>;
+  promote(trx: Executor, knowledgeId: string, seqs: readonly number[]): Promise<Array<{ seq: number; dims: number }>>;
 }
 
 /** Rows of `knowledgeIds` etc. are bound in chunks of this many, far under every engine's parameter limit. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { PassageSearch } from '../../db/dialect/sql-dialect.js';
 import { chunks, type Candidate, type IndexedPassage, type VectorIndex } from './indexes.js';
@@ -21,6 +21,11 @@ function tableOf(size: number): string {
 
 function blob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** A stored vector's bytes as floats (copied: the driver's buffer may be reused). */
+function floats(bytes: Uint8Array): Float32Array {
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
 /** The vector sizes that have a table now (a read of the schema: cheap, and right after a rolled-back creation too). */
@@ -73,6 +78,33 @@ export function vec0Vectors(search: PassageSearch): VectorIndex {
       }
       return found.sort((a, b) => b.score - a.score).slice(0, limit);
     },
+    async vectorsOf(db, dims, seqs) {
+      const found = new Map<number, Float32Array>();
+      if (seqs.length === 0 || !(await storedSizes(db)).includes(dims)) return found;
+      search.loadVectorExtension();
+      // One statement per rowid, as in `remove`: a direct lookup each.
+      for (const seq of seqs) {
+        const rows = await sql<{ embedding: Uint8Array }>`SELECT embedding FROM ${sql.table(tableOf(dims))} WHERE rowid = ${seq}`.execute(db);
+        if (rows.rows[0]) found.set(seq, floats(rows.rows[0].embedding));
+      }
+      return found;
+    },
+    async eachVectorOfBase(db, knowledgeId, dims, each) {
+      if (!(await storedSizes(db)).includes(dims)) return;
+      search.loadVectorExtension();
+      const vector = new Float32Array(dims);
+      const bytes = new Uint8Array(vector.buffer);
+      // Streamed (the driver's iterator): a base's vectors are never all in memory as rows at once.
+      const rows = (db as unknown as Kysely<Record<string, { rowid: number; knowledge_id: string; embedding: Uint8Array }>>)
+        .selectFrom(tableOf(dims))
+        .select(['rowid', 'embedding'])
+        .where('knowledge_id', '=', knowledgeId)
+        .stream(1000);
+      for await (const row of rows) {
+        bytes.set(row.embedding);
+        each(Number(row.rowid), vector);
+      }
+    },
     stagedValue: (vector) => sql`${blob(vector)}`,
     async promote(trx, knowledgeId, seqs) {
       search.loadVectorExtension();
@@ -89,6 +121,9 @@ export function vec0Vectors(search: PassageSearch): VectorIndex {
           SELECT seq, knowledge_id, embedding FROM knowledge_staged_vectors
           WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL AND length(embedding) = ${Number(size) * 4}`.execute(trx);
       }
+      const stored = await sql<{ seq: number; dims: number }>`
+        SELECT seq, length(embedding) / 4 AS dims FROM knowledge_staged_vectors WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL`.execute(trx);
+      return stored.rows.map((row) => ({ seq: Number(row.seq), dims: Number(row.dims) }));
     },
   };
 }
