@@ -169,7 +169,6 @@ describeApi(
     });
 
     it('moves between two models of the same size', async () => {
-      const mark = fake.service.embeddingRequests.length;
       const sheet = await notesSheet(ctx, 'Same size');
       const made = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Same size', embedder: { kind: 'openai-compatible', model: 'fake-a' }, sources: [{ worksheetId: sheet.id, fieldIds: ['text'] }] });
       const id = made.body.data.id;
@@ -177,13 +176,17 @@ describeApi(
       expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', embedder: { kind: 'openai', model: 'fake-a', dimensions: 24 } });
       // Searched once before: each process's in-memory vectors of the base hold fake-a's, replaced at the switch.
       expect((await search(ctx, id, 'quarter invoice')).map((h) => h.content)).toEqual(['Text: invoice for the last quarter']);
+      const patchedAt = fake.service.embeddingRequests.length;
       expect((await ctx.call('PATCH', `/v3/app/knowledge/${id}`, { embedder: { kind: 'openai', model: 'fake-b' } })).body.error_msg).toBe('');
       await ctx.app.jobs.runUntilIdle();
       expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', embedder: { kind: 'openai', model: 'fake-b', dimensions: 24 } });
       expect(await storedVectors(ctx, id)).toEqual({ sizes: { 24: 4 }, staged: 0 });
+      // The switch is in the vector change log (4 vectors stored by the indexing, 4 by the switch), which the in-memory indexes of every process apply.
+      const logged = await ctx.database.db.selectFrom('knowledge_vector_changes').select('seq').where('knowledge_id', '=', id).execute();
+      expect(logged).toHaveLength(8);
       expect((await search(ctx, id, 'quarter invoice')).map((h) => h.content)).toEqual(['Text: invoice for the last quarter']);
       expect(fake.service.embeddingRequests.at(-1)).toMatchObject({ model: 'fake-b', input: ['quarter invoice'] });
-      expect(askedFor(mark, 'quarter invoice', 'fake-a')).toBe(false);
+      expect(askedFor(patchedAt, 'quarter invoice', 'fake-a')).toBe(false);
     });
 
     it('calls a re-embedding off when the base’s own embedder is sent again before it ends', async () => {
