@@ -189,6 +189,27 @@ describeApi(
       expect(askedFor(patchedAt, 'quarter invoice', 'fake-a')).toBe(false);
     });
 
+    it('embeds a document page again when the base switched while the page was being embedded', async () => {
+      const made = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Switched under a document', embedder: { kind: 'openai-compatible', model: 'fake-a' } });
+      const id = made.body.data.id;
+      expect((await ctx.call('POST', `/v3/app/knowledge/${id}/documents`, { title: 'Garden', text: 'Water the tomatoes every morning in summer.' })).body.error_msg).toBe('');
+      // The ingestion embeds its page with fake-a; the service holds the answer…
+      const release = fake.service.holdNextEmbeddings();
+      const arrived = fake.service.nextRequest();
+      const ingesting = ctx.app.jobs.runUntilIdle();
+      await arrived;
+      // …while the base moves to the built-in embedder (no passages yet: the job switches at once).
+      expect((await ctx.call('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'builtin' })).body.error_msg).toBe('');
+      expect(await ctx.app.jobs.runUntilIdle()).toBe(1);
+      expect(await getBase(ctx, id)).toMatchObject({ embedder: { kind: 'builtin' } });
+      release();
+      await ingesting;
+      // The page is added with the built-in embedder's vectors, not fake-a's.
+      expect(await getBase(ctx, id)).toMatchObject({ status: 'ready', chunkCount: 1, embedder: { kind: 'builtin' } });
+      expect(await storedVectors(ctx, id)).toEqual({ sizes: { 256: 1 }, staged: 0 });
+      expect((await search(ctx, id, 'tomatoes summer')).map((h) => h.source.type)).toEqual(['document']);
+    });
+
     it('calls a re-embedding off when the base’s own embedder is sent again before it ends', async () => {
       const sheet = await notesSheet(ctx, 'Called off');
       const made = await ctx.call<{ id: string }>('POST', '/v3/app/knowledge', { name: 'Called off', embedder: 'builtin', sources: [{ worksheetId: sheet.id, fieldIds: ['text'] }] });
