@@ -10,6 +10,8 @@ export interface FetchRules {
   maxBytes: number;
   /** Whether private, loopback, link-local (and other non-public) addresses may be fetched. */
   allowPrivate: boolean;
+  /** The setting `maxBytes` comes from, named in the refusal (`KNOWLEDGE_DOCUMENT_MAX_SIZE`); absent: the attachments' own. */
+  limitName?: string;
 }
 
 const MOST_REDIRECTS = 3;
@@ -35,7 +37,13 @@ export async function fetchRemote(url: string, rules: FetchRules, label: string)
       response.resume();
       throw AppError.invalidValue(`${label}: fetching ${url} answered HTTP ${status}`);
     }
-    return { bytes: await body(response, rules.maxBytes, url, label), contentType: response.headers['content-type'] };
+    // A declared length over the limit is refused before a byte of the body is read.
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > rules.maxBytes) {
+      response.destroy();
+      throw tooLarge(rules, url, label, `: its Content-Length is ${declared}`);
+    }
+    return { bytes: await body(response, rules, url, label), contentType: response.headers['content-type'] };
   }
 }
 
@@ -65,15 +73,21 @@ function open(url: string, rules: FetchRules, deadline: number, label: string): 
   });
 }
 
-function body(response: IncomingMessage, maxBytes: number, url: string, label: string): Promise<Buffer> {
+/** 100007 with HTTP 400, as every file over a limit is answered; `declared` says what the server announced. */
+function tooLarge(rules: FetchRules, url: string, label: string, declared: string): AppError {
+  const limit = rules.limitName ? `document may have (${rules.limitName})` : 'file may have';
+  return new AppError(ErrorCode.AttachmentLimitExceeded, 400, `${label}: ${url} is larger than the ${rules.maxBytes} bytes a ${limit}${declared}`);
+}
+
+function body(response: IncomingMessage, rules: FetchRules, url: string, label: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     response.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
+      if (size > rules.maxBytes) {
         response.destroy();
-        reject(new AppError(ErrorCode.AttachmentLimitExceeded, 400, `${label}: ${url} is larger than the ${maxBytes} bytes a file may have`));
+        reject(tooLarge(rules, url, label, ''));
         return;
       }
       chunks.push(chunk);

@@ -60,5 +60,6 @@ export function contextOf(app: FastifyInstance, actor: Actor, log: FastifyBaseLo
     draftLimit: app.config.draftLimit,
     notificationMail: app.config.notificationMail,
     embeddings: app.config.embeddings,
+    documentMaxBytes: app.config.knowledgeDocumentMaxBytes,
   };
 }

@@ -42,4 +42,6 @@ export interface ServiceContext {
   origin?: ChangeSource;
   /** The OpenAI-compatible embeddings service (EMBEDDINGS_URL) knowledge bases may use; null or absent: the built-in embedder only. */
   embeddings?: EmbeddingsEndpoint | null;
+  /** Most bytes one knowledge base document may have (KNOWLEDGE_DOCUMENT_MAX_SIZE): refused when it arrives; absent: only when its job reads it. */
+  documentMaxBytes?: number;
 }

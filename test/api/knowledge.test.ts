@@ -231,6 +231,7 @@ describeApi(
         '/v3/app/knowledge/{knowledge_id}',
         '/v3/app/knowledge/{knowledge_id}/documents',
         '/v3/app/knowledge/{knowledge_id}/documents/{document_id}',
+        '/v3/app/knowledge/{knowledge_id}/documents/{document_id}/retry',
       ]);
     });
 

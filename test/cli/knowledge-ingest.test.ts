@@ -44,6 +44,15 @@ describeEachEngine('tabularium knowledge ingest', (engine) => {
       ]);
       expect(Number((await database.db.selectFrom('knowledge_passages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(2);
 
+      // A file that cannot be a document is refused on stderr; the others are ingested; the exit code says so.
+      await writeFile(join(dir, 'logo.bin'), Buffer.from([0x89, 0x50, 0, 0, 1]));
+      await writeFile(join(dir, 'more.md'), '# Shed\n\nThe shed is painted green.\n');
+      const mixed = await runCli(['knowledge', 'ingest', join(dir, 'logo.bin'), join(dir, 'more.md'), '--kb', 'kb1'], env);
+      expect(mixed.code).toBe(1);
+      expect(mixed.stderr).toBe('refused: "logo.bin" is not a text, Markdown, HTML or PDF document: its bytes are binary\n');
+      expect(mixed.stdout).toContain('Shed: ready 1/1\n');
+      expect(mixed.stdout).toMatch(/1 of 2 documents ingested, 1 passages\n1 refused \(see above\)\n$/);
+
       const missing = await runCli(['knowledge', 'ingest', join(dir, 'notes.txt'), '--kb', 'nope'], env);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('knowledge base "nope" does not exist');

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
@@ -9,14 +9,16 @@ import { startWorker } from '../../server.js';
 import { addDocumentBytes } from '../../modules/knowledge/document-service.js';
 import * as documents from '../../modules/knowledge/document-repository.js';
 import * as repository from '../../modules/knowledge/repository.js';
+import { refuseOversized } from '../../knowledge/documents/limits.js';
 import { AppError } from '../../shared/app-error.js';
 
 /**
  * `tabularium knowledge ingest FILE… --kb ID`: adds the files as documents of the knowledge base
  * (as its creator would, through the same service as `POST …/documents`), then runs the job queue
  * until nothing is due (as `tabularium worker --once` does: other due jobs run too), showing each
- * document's progress: bars on a terminal, a line per change of state otherwise. Prints a summary
- * and exits 1 when a document failed.
+ * document's progress: bars on a terminal, a line per change of state otherwise. A file that cannot
+ * be a document (over KNOWLEDGE_DOCUMENT_MAX_SIZE, binary, not a PDF though named one) is refused on
+ * stderr and the others go on. Prints a summary and exits 1 when a document was refused or failed.
  */
 
 const POLL_MS = 200;
@@ -71,9 +73,19 @@ export function registerKnowledge(program: Command): void {
         const organizationId = await repository.organizationOfApp(db, base.appId);
         const ctx = contextOf(app, systemActor({ job: 'knowledge-ingest', appId: base.appId, organizationId, accountId: base.createdBy, writes: true }), app.log);
         const ids: string[] = [];
+        let refused = 0;
         for (const file of files) {
-          const bytes = await readFile(file);
-          ids.push((await addDocumentBytes(ctx, base.id, { bytes, name: basename(file), declaredType: null, originUrl: null })).documentId);
+          try {
+            // A file over the limit is refused by its size, unread.
+            refuseOversized(basename(file), (await stat(file)).size, app.config.knowledgeDocumentMaxBytes);
+            const bytes = await readFile(file);
+            ids.push((await addDocumentBytes(ctx, base.id, { bytes, name: basename(file), declaredType: null, originUrl: null })).documentId);
+          } catch (error) {
+            // A file that cannot be a document is skipped, said, and counted; the others go on.
+            if (!(error instanceof AppError)) throw error;
+            refused += 1;
+            process.stderr.write(`refused: ${error.message}\n`);
+          }
         }
         const view = progressView(process.stdout.isTTY === true);
         const current = async () => (await Promise.all(ids.map((id) => documents.documentById(db, id)))).filter((doc): doc is Doc => doc !== undefined);
@@ -87,9 +99,10 @@ export function registerKnowledge(program: Command): void {
         view.show(done);
         view.stop();
         const ready = done.filter((doc) => doc.status === 'ready');
-        failed = ready.length < ids.length;
-        process.stdout.write(`${ready.length} of ${ids.length} documents ingested, ${ready.reduce((n, doc) => n + doc.chunkTotal, 0)} passages\n`);
+        failed = ready.length < files.length;
+        process.stdout.write(`${ready.length} of ${files.length} documents ingested, ${ready.reduce((n, doc) => n + doc.chunkTotal, 0)} passages\n`);
         for (const doc of done.filter((d) => d.status !== 'ready')) process.stdout.write(`failed: ${line(doc)}\n`);
+        if (refused > 0) process.stdout.write(`${refused} refused (see above)\n`);
       } finally {
         await worker.close();
       }

@@ -28,3 +28,11 @@ export function documentLimits(config: Pick<Config, 'knowledgeDocumentMaxBytes'>
 export function tooLarge(name: string, what: string): AppError {
   return new AppError(ErrorCode.AttachmentLimitExceeded, 400, `"${name}": ${what}`);
 }
+
+/**
+ * Refuses a document of more bytes than `maxBytes`, before anything is read or kept.
+ * @example refuseOversized('report.pdf', bytes.length, limits.maxBytes)
+ */
+export function refuseOversized(name: string, size: number, maxBytes: number): void {
+  if (size > maxBytes) throw tooLarge(name, `${size} bytes, more than the ${maxBytes} a document may have (KNOWLEDGE_DOCUMENT_MAX_SIZE)`);
+}

@@ -57,6 +57,22 @@ function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, 8192).includes(0);
 }
 
+/** Declared types that say nothing of what a file is: its name and bytes decide. */
+const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/x-download', 'application/force-download']);
+
+/**
+ * Refuses, before any byte is read, a document whose declared type is one no parser reads
+ * (`image/png`, `application/zip`, a word processor's file), unless its name has an extension
+ * of a document type. A generic or missing type and any `text/*` type pass: the bytes decide
+ * (`documentMediaType`). 10002, naming the document, its type and what is accepted.
+ * @example refuseUnreadableType({ name: 'logo.png', declaredType: 'image/png' }) // throws
+ */
+export function refuseUnreadableType(identity: DocumentIdentity): void {
+  const declared = (identity.declaredType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (GENERIC.has(declared) || declared.startsWith('text/') || DECLARED[declared] || EXTENSIONS[extensionOf(identity.name)]) return;
+  throw AppError.invalidValue(`"${identity.name}" is ${declared.slice(0, 100)}, which a knowledge base cannot read: send text (text/plain), Markdown (text/markdown), HTML (text/html) or PDF (application/pdf)`);
+}
+
 function extensionOf(name: string): string {
   const path = name.split(/[?#]/)[0]!;
   const match = /\.([A-Za-z0-9]+)$/.exec(path);

@@ -1,5 +1,5 @@
 import { titleFromName, type DocumentMediaType, type ParsedDocument } from './document.js';
-import { tooLarge, type DocumentLimits } from './limits.js';
+import { refuseOversized, tooLarge, type DocumentLimits } from './limits.js';
 import { documentMediaType, type DocumentIdentity } from './media-type.js';
 import { parsePlainText } from './plain-text.js';
 import { decodeDocumentText } from './text-decoding.js';
@@ -36,9 +36,7 @@ function textOf(input: DocumentInput, limits: DocumentLimits): string {
  * @example const doc = await parseDocument({ name: 'guide.md', declaredType: 'text/markdown', bytes }, documentLimits(config))
  */
 export async function parseDocument(input: DocumentInput, limits: DocumentLimits): Promise<ParsedDocument> {
-  if (input.bytes.length > limits.maxBytes) {
-    throw tooLarge(input.name, `${input.bytes.length} bytes, more than the ${limits.maxBytes} a document may have (KNOWLEDGE_DOCUMENT_MAX_SIZE)`);
-  }
+  refuseOversized(input.name, input.bytes.length, limits.maxBytes);
   const given = input.title?.replace(/\s+/g, ' ').trim();
   const document = await PARSERS[documentMediaType(input, input.bytes)](input, given || titleFromName(input.name), limits);
   return given ? { ...document, title: given } : document;

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import type { MetaSchema } from '../../db/schema.js';
 import type { PassageInput, PassageOwner, PassageSource, StoredPassage } from '../passage.js';
 import { chunks, type RowColumn } from './indexes.js';
 
@@ -9,18 +10,8 @@ import { chunks, type RowColumn } from './indexes.js';
  * have the document as `source_id` and no `row_id`.
  */
 
-interface PassageRow {
-  seq: number | string;
-  knowledge_id: string;
-  source_id: string;
-  source_type: string;
-  row_id: string | null;
-  field_ids: string | null;
-  chunk_index: number;
-  title: string;
-  content: string;
-  worksheet_id: string | null;
-}
+/** A passage row as `readPassages` selects it: the table's columns, with its source's worksheet joined in. */
+type PassageRow = Selectable<MetaSchema['knowledge_passages']> & { worksheet_id: string | null };
 
 function sourceColumns(source: PassageSource) {
   return source.type === 'record'

@@ -8,6 +8,7 @@ import { administers, hasWorksheetRight, seesChatbot, seesPage } from '../../acc
 import type { Actor } from '../../shared/actor.js';
 import { createWorksheet, deleteAllWorksheets } from '../worksheets/index.js';
 import { deleteKnowledgeOfApp } from '../knowledge/index.js';
+import { deleteChatbotsOfApp } from '../chatbots/index.js';
 import * as repository from './repository.js';
 
 export interface AppChanges {
@@ -93,12 +94,13 @@ export async function updateApp(ctx: ServiceContext, changes: AppChanges): Promi
   await repository.updateApp(ctx.db, ctx.actor.appId, { ...checkChanges(changes), updated_at: ctx.now() });
 }
 
-/** Deletes the application with every worksheet (and its rows), page, section, key and knowledge base. */
+/** Deletes the application with every worksheet (and its rows), page, section, key, knowledge base (documents' bytes too) and chatbot (with its conversations). */
 export async function deleteApp(ctx: ServiceContext, onDeleted: (appId: string) => void): Promise<void> {
   // Retried when PostgreSQL aborts it to break a deadlock with a background index build.
   const removedFiles = await inRetriedTransaction(ctx.db, ctx.dialect, async (trx) => {
     const files = await deleteAllWorksheets(ctx, trx, ctx.actor.appId);
     await deleteKnowledgeOfApp(ctx, trx, ctx.actor.appId);
+    await deleteChatbotsOfApp(trx, ctx.actor.appId);
     await repository.deleteApp(trx, ctx.actor.appId);
     return files;
   });

@@ -21,12 +21,13 @@ function passageBlock(passages: readonly RetrievedPassage[]): string {
 }
 
 /**
- * The messages of one request to the model.
+ * The messages of one request to the model; `history` is the conversation as it is to be sent
+ * (the caller reads the last `HISTORY_MESSAGES`).
  * @example groundedMessages('You answer HR questions.', passages, history, 'How many days of leave?')
  */
 export function groundedMessages(prompt: string, passages: readonly RetrievedPassage[], history: readonly ChatMessage[], question: string): ChatMessage[] {
   const system = [prompt.trim(), RULES, passageBlock(passages)].filter((part) => part !== '').join('\n\n');
-  return [{ role: 'system', content: system }, ...history.slice(-HISTORY_MESSAGES), { role: 'user', content: question }];
+  return [{ role: 'system', content: system }, ...history, { role: 'user', content: question }];
 }
 
 /** A citation as answers carry it: the passage's number in the prompt, its text, score and source. */

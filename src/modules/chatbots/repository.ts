@@ -30,6 +30,15 @@ export async function deleteChatbot(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('chatbots').where('id', '=', id).execute();
 }
 
+/** Removes every chatbot of an application with their conversations and messages (the application's deletion). */
+export async function deleteChatbotsOfApp(db: Executor, appId: string): Promise<void> {
+  const chatbots = db.selectFrom('chatbots').select('id').where('app_id', '=', appId);
+  const conversations = db.selectFrom('chatbot_conversations').select('id').where('chatbot_id', 'in', chatbots);
+  await db.deleteFrom('chatbot_messages').where('conversation_id', 'in', conversations).execute();
+  await db.deleteFrom('chatbot_conversations').where('chatbot_id', 'in', chatbots).execute();
+  await db.deleteFrom('chatbots').where('app_id', '=', appId).execute();
+}
+
 /** Which of these ids are knowledge bases of the application. */
 export async function existingKnowledgeBases(db: Executor, appId: string, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

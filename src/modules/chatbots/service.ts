@@ -1,4 +1,5 @@
 import { seesChatbot } from '../../access/index.js';
+import type { Executor } from '../../db/connection.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
@@ -136,6 +137,11 @@ export async function updateChatbot(ctx: ServiceContext, chatbotId: string, inpu
     if (input.sectionId !== undefined) await moveItem(trx, ctx.actor.appId, row.id, await resolveSection(trx, ctx.actor.appId, input.sectionId, ctx.now(), 'sectionId'));
   });
   return getChatbot(ctx, row.id);
+}
+
+/** Deletes every chatbot of an application with their conversations, in the application's deletion (`trx`; its items go with the application's). */
+export async function deleteChatbotsOfApp(trx: Executor, appId: string): Promise<void> {
+  await repository.deleteChatbotsOfApp(trx, appId);
 }
 
 /** Deletes a chatbot with its navigation item and every conversation with it. */

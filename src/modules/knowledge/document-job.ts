@@ -7,13 +7,14 @@ import type { DocumentLimits } from '../../knowledge/documents/limits.js';
 import { EmbedderError } from '../../knowledge/embedder.js';
 import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageInput } from '../../knowledge/passage.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import type { FileStore } from '../../files/file-store.js';
 import { AppError } from '../../shared/app-error.js';
 import * as documents from './document-repository.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
 import { sameEmbedder } from './embedder-choice.js';
-import { embedAll, refreshBaseStatus } from './indexing.js';
+import { embedAll } from './indexing.js';
 import * as repository from './repository.js';
 
 /**
@@ -23,7 +24,8 @@ import * as repository from './repository.js';
  * The first transaction removes the document's passages, so a run started again after a crash
  * starts over. A document that cannot be read (too large, not a PDF, a broken PDF) or an embedder
  * refusing for good fails at once, its row saying why; a transient embedder failure is retried
- * with the queue's backoff. Once the document is ready or failed its bytes are removed.
+ * with the queue's backoff. Once the document is ready its bytes are removed; a failed document
+ * keeps them, for `POST …/retry` (they go when it, or its base, is deleted).
  */
 
 export const INGEST_DOCUMENT_JOB = 'knowledge.ingest-document';
@@ -132,7 +134,6 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
         await documents.updateDocument(trx, doc.id, { status: 'failed', error: error instanceof Error ? error.message : String(error), updatedAt: deps.clock() });
         await refreshBaseStatus(trx, base);
       });
-      await deps.files.remove(documentBlobKey(doc.id));
     },
   };
 }

@@ -1,12 +1,14 @@
 import type { Executor } from '../../db/connection.js';
 import { inTransaction } from '../../db/transaction.js';
 import { systemActor } from '../../access/index.js';
-import type { JobHandler, NewJob } from '../../jobs/index.js';
+import type { JobHandler } from '../../jobs/index.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
+import { INDEX_SOURCE_JOB } from '../../knowledge/index-source-job.js';
 import type { Actor } from '../../shared/actor.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { liveIdsAfter, liveRecordCount } from '../records/index.js';
 import { loadSchema } from '../worksheets/index.js';
-import { indexRecords, refreshBaseStatus } from './indexing.js';
+import { indexRecords } from './indexing.js';
 import * as repository from './repository.js';
 
 /**
@@ -16,15 +18,8 @@ import * as repository from './repository.js';
  * after a crash, it starts over: replacing a record's passages twice gives the same passages.
  */
 
-export const INDEX_SOURCE_JOB = 'knowledge.index-source';
-
 /** Records indexed per transaction. */
 export const INDEX_PAGE = 500;
-
-/** The job that indexes a new source's records. */
-export function indexSourceJob(sourceId: string): NewJob {
-  return { kind: INDEX_SOURCE_JOB, payload: { sourceId }, maxAttempts: 3 };
-}
 
 export interface IndexJobDeps {
   db: Executor;
@@ -63,15 +58,19 @@ export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
         const ids = await liveIdsAfter(ctx, schema, after, INDEX_PAGE);
         if (ids.length === 0) break;
         done += ids.length;
-        await inTransaction(db, async (trx) => {
+        const gone = await inTransaction(db, async (trx) => {
           await lease.fence(trx);
-          // The base's embedder as it is under its row lock: a re-embedding switches it under the same
-          // lock, so a page is embedded either before the switch (and re-embedded by it) or after.
+          // Under the base's lock, as a deletion of the source (or of its worksheet) takes it: a
+          // page is never added to a source removed meanwhile, which would leave its passages behind.
+          // The base's embedder is read under it too: a re-embedding switches it under the same lock,
+          // so a page is embedded either before the switch (and re-embedded by it) or after.
           const current = await repository.claimBase(trx, base.appId, base.id);
-          if (!current) return;
+          if (!current || !(await repository.sourceById(trx, source.id))) return true;
           await indexRecords(ctx, trx, [{ ...source, embedder: current.embedder }], ids);
           await repository.updateSource(trx, source.id, { progress: done });
+          return false;
         });
+        if (gone) return;
         after = ids[ids.length - 1]!;
       }
       await inTransaction(db, async (trx) => {

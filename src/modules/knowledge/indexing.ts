@@ -87,16 +87,3 @@ export async function indexRecords(ctx: ServiceContext, trx: Executor, sources: 
   const texts = await recordTexts(inTrx, schema, fields, rowIds);
   for (const source of sources) await store.replace(trx, owners(source), await passagesOf(ctx, schema, source, texts, rowIds));
 }
-
-/**
- * Sets a base's status from its sources, documents and re-embedding: `indexing` while any source
- * or document waits or runs, else `reembedding` while its re-embedding runs, `failed` when one of
- * them (or the last re-embedding) failed, `ready` otherwise. Takes the base's row lock first, so
- * that two jobs ending at once each see the other's end.
- */
-export async function refreshBaseStatus(trx: Executor, base: { id: string; appId: string }): Promise<void> {
-  if (!(await repository.claimBase(trx, base.appId, base.id))) return;
-  const state = await repository.indexingState(trx, base.id);
-  const status = state.busy ? 'indexing' : state.reembedding ? 'reembedding' : state.failed ? 'failed' : 'ready';
-  await repository.updateBase(trx, base.id, { status, error: status === 'failed' ? state.failed : null });
-}

@@ -8,7 +8,7 @@ import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 
 /**
  * Which passages a caller may be shown (docs/knowledge.md, "Permissions"): a record passage when
- * the caller reads its worksheet, every field it was built from is visible to them, and its record
+ * the caller reads its worksheet, every field it was built from exists and is visible to them, and its record
  * is live and within their read scope (their data scope, and the views their right comes through,
  * through `rowsFor`, the same predicate lists use); a document passage when they may search the
  * base. A passage with a hidden field is left out whole, so that its rank cannot reveal the field.
@@ -60,7 +60,9 @@ export function passageGate(ctx: ServiceContext, filter: PassageFilter | null): 
     for (const [worksheetId, group] of byWorksheet) {
       const access = await accessTo(worksheetId);
       if (!access) continue;
-      const shown = group.filter((p) => p.source.type === 'record' && p.source.fieldIds.every((id) => !access.hidden.has(id)));
+      // A field deleted since the passage was made: its text is not shown until the source's re-indexing replaces the passage.
+      const readable = (id: string) => !access.hidden.has(id) && access.schema.byKey.get(id)?.id === id;
+      const shown = group.filter((p) => p.source.type === 'record' && p.source.fieldIds.every(readable));
       const rowIds = [...new Set(shown.map((p) => (p.source.type === 'record' ? p.source.rowId : '')))];
       const predicate = rowsFor(ctx.actor, callerScope(ctx, access.schema), 'read', filter?.predicate ?? EVERY_ROW);
       const visible = await visibleLiveIds(ctx.db, access.schema.table, rowIds, predicate);

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { announceJobs, enqueueJobs, PermanentJobFailure, retryDelay, type JobHandler, type NewJob } from '../../jobs/index.js';
 import { EmbedderError, type Embedder, type EmbedderSpec } from '../../knowledge/embedder.js';
 import { embedderFor } from '../../knowledge/embedders/registry.js';
@@ -9,7 +10,7 @@ import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { sameEmbedder } from './embedder-choice.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
-import { embedAll, refreshBaseStatus } from './indexing.js';
+import { embedAll } from './indexing.js';
 import * as repository from './repository.js';
 
 /**

@@ -1,8 +1,9 @@
 import { inTransaction } from '../../db/transaction.js';
 import type { JobHandler } from '../../jobs/index.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { REINDEX_JOB, type ReindexPayload } from '../../knowledge/reindex-job.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
-import { indexRecords, refreshBaseStatus } from './indexing.js';
+import { indexRecords } from './indexing.js';
 import * as repository from './repository.js';
 
 /**

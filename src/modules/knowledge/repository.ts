@@ -1,6 +1,7 @@
 import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { MetaSchema } from '../../db/schema.js';
+import { lockBase } from '../../knowledge/base-status.js';
 import type { EmbedderSpec } from '../../knowledge/embedder.js';
 
 /** SQL of knowledge bases and their worksheet sources (passages: `src/knowledge/store/`). */
@@ -129,7 +130,7 @@ export async function baseById(db: Executor, id: string): Promise<KnowledgeBase 
  * that an edit, a deletion and an indexing job's end never interleave.
  */
 export async function claimBase(db: Executor, appId: string, id: string): Promise<KnowledgeBase | undefined> {
-  await db.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).where('id', '=', id).execute();
+  if (!(await lockBase(db, appId, id))) return undefined;
   return (await findBases(db, appId, [id]))[0];
 }
 
@@ -156,6 +157,19 @@ export async function deleteBase(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('knowledge_sources').where('knowledge_id', '=', id).execute();
   await db.deleteFrom('knowledge_documents').where('knowledge_id', '=', id).execute();
   await db.deleteFrom('knowledge_bases').where('id', '=', id).execute();
+}
+
+/**
+ * Takes a deleted base out of the knowledge bases of the application's chatbots, which would
+ * otherwise fail every question (a search naming an unknown base is 10007).
+ */
+export async function forgetBaseInChatbots(db: Executor, appId: string, knowledgeId: string): Promise<void> {
+  // The ids are ObjectId-like hex: as a JSON string they hold nothing LIKE would read as a pattern.
+  const naming = await db.selectFrom('chatbots').select(['id', 'knowledge_ids']).where('app_id', '=', appId).where('knowledge_ids', 'like', `%${JSON.stringify(knowledgeId)}%`).execute();
+  for (const chatbot of naming) {
+    const kept = (JSON.parse(chatbot.knowledge_ids) as string[]).filter((id) => id !== knowledgeId);
+    await db.updateTable('chatbots').set({ knowledge_ids: JSON.stringify(kept) }).where('id', '=', chatbot.id).execute();
+  }
 }
 
 /** A page of the application's bases, newest first, those whose name matches `nameMatches` when given, and how many match. */
@@ -231,20 +245,6 @@ export async function documentCounts(db: Executor, knowledgeIds: readonly string
     .groupBy('knowledge_id')
     .execute();
   return new Map(rows.map((row) => [row.knowledge_id, Number(row.n)]));
-}
-
-/**
- * Whether any source or document of the base is still waiting or being indexed, whether it is
- * being re-embedded, and whether any of them (or its last re-embedding) failed.
- */
-export async function indexingState(db: Executor, knowledgeId: string): Promise<{ busy: boolean; reembedding: boolean; failed: string | null }> {
-  const base = await db.selectFrom('knowledge_bases').select(['next_embedder', 'reembed_error']).where('id', '=', knowledgeId).executeTakeFirst();
-  const sources = await db.selectFrom('knowledge_sources').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
-  const documents = await db.selectFrom('knowledge_documents').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
-  const all = [...sources, ...documents];
-  const busy = all.some((s) => s.status === 'queued' || s.status === 'indexing' || s.status === 'ingesting');
-  const failed = all.find((s) => s.status === 'failed');
-  return { busy, reembedding: Boolean(base?.next_embedder), failed: failed ? (failed.error ?? 'indexing failed') : (base?.reembed_error ?? null) };
 }
 
 /** The organization an application belongs to ('' when it is gone). */

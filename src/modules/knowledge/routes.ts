@@ -1,5 +1,6 @@
+import fastifyMultipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { administersRoute, reads } from '../../access/index.js';
 import { serviceContext } from '../../plugins/service-context.js';
 import { ok } from '../../shared/envelope.js';
@@ -7,6 +8,7 @@ import { responses } from '../../shared/wire-schemas.js';
 import * as schemas from './schemas.js';
 import { searchKnowledge } from './search-service.js';
 import * as documentService from './document-service.js';
+import { readDocumentUpload } from './document-upload.js';
 import * as service from './service.js';
 
 const tags = ['Knowledge bases'];
@@ -55,10 +57,29 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.post('/app/knowledge/:knowledge_id/documents', {
+  // The multipart parser is registered in a scope of this one route: no other route reads such a body.
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart);
+    scope.withTypeProvider<TypeBoxTypeProvider>().post('/app/knowledge/:knowledge_id/documents', {
+      config: { access: administersRoute('app:edit') },
+      schema: {
+        tags,
+        summary: 'Add a document to a knowledge base: from a URL or as text (JSON), or uploaded (multipart/form-data); it is ingested in the background (ours)',
+        params: schemas.KnowledgeParams,
+        body: schemas.AddDocumentBodies,
+        response: responses(schemas.AddedDocumentOut),
+      },
+      handler: async (request, reply) => {
+        const input = request.isMultipart() ? { read: () => readDocumentUpload(request, reply, app.config.knowledgeDocumentMaxBytes) } : (request.body as documentService.DocumentInput);
+        return ok(await documentService.addDocument(serviceContext(request), request.params.knowledge_id, input));
+      },
+    });
+  });
+
+  app.post('/app/knowledge/:knowledge_id/documents/:document_id/retry', {
     config: { access: administersRoute('app:edit') },
-    schema: { tags, summary: 'Add a document (from a URL or as text) to a knowledge base; it is ingested in the background (ours)', params: schemas.KnowledgeParams, body: schemas.AddDocumentBody, response: responses(schemas.AddedDocumentOut) },
-    handler: async (request) => ok(await documentService.addDocument(serviceContext(request), request.params.knowledge_id, request.body)),
+    schema: { tags, summary: 'Ingest a failed document again from its kept bytes (ours)', params: schemas.DocumentParams, response: responses(schemas.AddedDocumentOut) },
+    handler: async (request) => ok(await documentService.retryDocument(serviceContext(request), request.params.knowledge_id, request.params.document_id)),
   });
 
   app.get('/app/knowledge/:knowledge_id/documents', {

@@ -135,6 +135,28 @@ export const AddDocumentBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The upload form, for the OpenAPI document. The route reads the parts itself (`document-upload.ts`),
+ * so nothing here is enforced by the schema: `file` is required all the same.
+ */
+const UploadDocumentForm = Type.Object({
+  file: Type.Optional(
+    Type.String({
+      format: 'binary',
+      description: 'Required: the document, text, Markdown, HTML or PDF, at most KNOWLEDGE_DOCUMENT_MAX_SIZE bytes (default 20mb). Its media type is the part’s Content-Type, else its file name’s extension, else its bytes',
+    }),
+  ),
+  title: Type.Optional(Type.String({ description: 'At most 300 characters; else the document’s own title or its file name' })),
+});
+
+/** `POST …/documents` takes JSON (a URL or text) or a multipart/form-data upload. */
+export const AddDocumentBodies = {
+  content: {
+    'application/json': { schema: AddDocumentBody },
+    'multipart/form-data': { schema: UploadDocumentForm },
+  },
+};
+
 export const AddedDocumentOut = Type.Object({ documentId: Type.String(), status: Type.String() });
 
 export const DocumentsOut = Type.Object({

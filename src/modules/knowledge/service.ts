@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
+import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { forgetIndexedWorksheets } from '../../knowledge/indexed-worksheets.js';
+import { indexSourceJob } from '../../knowledge/index-source-job.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import { containsText } from '../../query/index.js';
 import { AppError } from '../../shared/app-error.js';
@@ -10,8 +12,8 @@ import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { chosenEmbedder } from './embedder-choice.js';
-import { indexSourceJob } from './index-job.js';
-import { refreshBaseStatus } from './indexing.js';
+import { documentBlobKey } from './document-job.js';
+import * as documents from './document-repository.js';
 import { changeEmbedder } from './reembed-job.js';
 import * as repository from './repository.js';
 import type { KnowledgeBase, KnowledgeSource } from './repository.js';
@@ -182,14 +184,25 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
   return getKnowledgeBase(ctx, id);
 }
 
-/** `DELETE /v3/app/knowledge/{id}`: the base, its sources, documents and passages. */
-export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const base = await claimedBase(ctx, trx, id);
-    forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [base.id]));
-    await passageStore(ctx.dialect).removeAll(trx, base.id);
-    await repository.deleteBase(trx, base.id);
+/**
+ * Removes a base (locked or being deleted with its application in `trx`) with its sources,
+ * documents and passages, and from the chatbots answering from it; its documents' kept bytes (those still waiting for their ingestion)
+ * leave the files store once `trx` commits.
+ */
+async function removeBase(ctx: ServiceContext, trx: Executor, id: string): Promise<void> {
+  forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [id]));
+  await repository.forgetBaseInChatbots(trx, ctx.actor.appId, id);
+  const documentIds = await documents.documentIdsOfBase(trx, id);
+  await passageStore(ctx.dialect).removeAll(trx, id);
+  await repository.deleteBase(trx, id);
+  onCommit(trx, () => {
+    for (const documentId of documentIds) void ctx.files.store.remove(documentBlobKey(documentId)).catch(() => undefined);
   });
+}
+
+/** `DELETE /v3/app/knowledge/{id}`: the base, its sources, documents (their kept bytes too) and passages. */
+export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => removeBase(ctx, trx, (await claimedBase(ctx, trx, id)).id));
 }
 
 /** `POST /v3/app/knowledge/list`: a page of the application's bases, newest first, `keyword` matching their names. */
@@ -204,12 +217,7 @@ export async function listKnowledgeBases(ctx: ServiceContext, input: ListInput) 
   return { knowledgeBases: await present(ctx.db, ctx, bases), total };
 }
 
-/** Deletes every base of an application with its passages, in the application's deletion (`trx`). */
+/** Deletes every base of an application as `DELETE …/knowledge/{id}` does, in the application's deletion (`trx`). */
 export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, appId: string): Promise<void> {
-  const store = passageStore(ctx.dialect);
-  for (const id of await repository.baseIdsOfApp(trx, appId)) {
-    forgetSourcesOnCommit(trx, await repository.sourcesOfBases(trx, [id]));
-    await store.removeAll(trx, id);
-    await repository.deleteBase(trx, id);
-  }
+  for (const id of await repository.baseIdsOfApp(trx, appId)) await removeBase(ctx, trx, id);
 }

@@ -142,6 +142,13 @@ async function deleteCounters(db: Executor, fieldIds: string[]): Promise<void> {
     .execute();
 }
 
+/** The ids of the fields these worksheets have. */
+export async function fieldIdsOf(db: Executor, worksheetIds: string[]): Promise<Set<string>> {
+  if (worksheetIds.length === 0) return new Set();
+  const rows = await db.selectFrom('fields').select('id').where('worksheet_id', 'in', worksheetIds).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function deleteFields(db: Executor, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await deleteCounters(db, ids);

@@ -19,6 +19,7 @@ import { dependenciesOf, refuseCycles, refuseRemovingInputs, resolveComputedFiel
 import { recomputeFields } from './recompute-fields.js';
 import { linkOptionSets } from './option-set-fields.js';
 import { removeUnreferenced } from '../records/attachments.js';
+import { dropRemovedFields, lockIndexingBases, removeWorksheetSources } from '../../knowledge/source-upkeep.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
 
 export interface CreateWorksheetInput {
@@ -332,6 +333,7 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
       changes.record_logs = 0;
       changes.record_log_periods = JSON.stringify([...schema.recordLogPeriods, [schema.recordLogsSince, now]]);
     }
+    if (removed.length > 0) await lockIndexingBases(trx, [schema.id]);
     await repository.updateWorksheet(trx, schema.id, changes);
     if (changes.name) await renameItem(trx, schema.id, changes.name);
     if (input.sectionId) await moveItem(trx, schema.appId, schema.id, await resolveSection(trx, schema.appId, input.sectionId, now, 'sectionId'));
@@ -385,6 +387,8 @@ export async function updateStructure(ctx: ServiceContext, worksheetKey: string,
       for (const field of due) if (editedIds.has(field.id)) await repository.replaceField(trx, field);
     }
     await repository.insertFields(trx, [...newFields, ...newOwn], now);
+    // Knowledge sources of a removed field (here or, through a relation, in another worksheet) drop it.
+    await dropRemovedFields(trx, ctx.dialect, [schema.id, ...touched], (ids) => repository.fieldIdsOf(trx, ids), now);
     for (const field of newFields) await ddl.addColumn(trx, ctx.dialect, schema.id, field);
     // New and changed computed fields, and those reading an edited field, are computed for every record now.
     const recompute = new Set([...due.map((f) => f.id), ...final.filter((f) => dependenciesOf(f).some((id) => editedIds.has(id))).map((f) => f.id)]);
@@ -421,7 +425,10 @@ export async function deleteWorksheet(ctx: ServiceContext, worksheetKey: string)
     const others = schemas.filter((o) => o.id !== schema.id);
     const pointing = others.flatMap((o) => o.fields).filter((f) => f.fieldType.storage === 'links' && linkageOf(f).dataSource === schema.id);
     refuseRemovingInputs(others, new Set([...schema.fields.map((f) => f.id), ...pointing.map((f) => f.id)]), `worksheet "${schema.name}"`);
+    // Knowledge bases first: their row locks before the DDL, as indexing jobs take them before reading records.
+    await removeWorksheetSources(trx, ctx.dialect, schema.id);
     await detachWorksheet(trx, schema.id, schema.appId, touched);
+    await dropRemovedFields(trx, ctx.dialect, [...touched], (ids) => repository.fieldIdsOf(trx, ids), ctx.now());
     removedFiles = await repository.deleteFileRows(trx, schema.id);
     await repository.deleteWorksheetRow(trx, schema.id);
     await ddl.dropRowTable(trx, schema.id);

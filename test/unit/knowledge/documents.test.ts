@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { documentLimits } from '../../../src/knowledge/documents/limits.js';
-import { documentMediaType } from '../../../src/knowledge/documents/media-type.js';
+import { documentMediaType, refuseUnreadableType } from '../../../src/knowledge/documents/media-type.js';
 import { parseDocument, type DocumentInput } from '../../../src/knowledge/documents/parse-document.js';
 import { decodeDocumentText } from '../../../src/knowledge/documents/text-decoding.js';
 import { AppError } from '../../../src/shared/app-error.js';
@@ -58,6 +58,27 @@ describe('documentMediaType', () => {
     expect((error as Error).message).toBe(
       '"contract.docx" is not a text, Markdown, HTML or PDF document (declared as application/vnd.openxmlformats-officedocument.wordprocessingml.document): its bytes are binary',
     );
+  });
+});
+
+describe('refuseUnreadableType', () => {
+  it.each([
+    ['no type', { name: 'notes' }],
+    ['a generic type', { name: 'notes', declaredType: 'application/octet-stream' }],
+    ['any text type', { name: 'data.csv', declaredType: 'text/csv' }],
+    ['a document type', { name: 'scan', declaredType: 'application/pdf' }],
+    ['an odd type on a document name', { name: 'guide.md', declaredType: 'application/x-unknown' }],
+  ])('lets %s through (the bytes decide)', (_what, identity) => {
+    expect(() => refuseUnreadableType(identity)).not.toThrow();
+  });
+
+  it('refuses a type no parser reads, naming the file, its type and what is accepted (10002)', async () => {
+    expect(await rejectionOf((async () => refuseUnreadableType({ name: 'logo.png', declaredType: 'image/png; q=1' }))())).toMatchObject({
+      code: 10002,
+      httpStatus: 400,
+      message: '"logo.png" is image/png, which a knowledge base cannot read: send text (text/plain), Markdown (text/markdown), HTML (text/html) or PDF (application/pdf)',
+    });
+    expect(() => refuseUnreadableType({ name: 'book.epub', declaredType: 'application/epub+zip' })).toThrow('"book.epub" is application/epub+zip');
   });
 });
 
