@@ -216,6 +216,9 @@ describeApi(
       const id = made.body.data.id;
       await ctx.app.jobs.runUntilIdle();
       expect((await ctx.call<Base>('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'openai-compatible' })).body.data.status).toBe('reembedding');
+      // The embedder it is already being re-embedded to starts no second job.
+      expect((await ctx.call<Base>('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'openai-compatible' })).body.data.reembedding?.embedder.model).toBe('fake-embed');
+      expect(await reembedJobs(ctx)).toBe(1);
       const back = await ctx.call<Base>('PATCH', `/v3/app/knowledge/${id}`, { embedder: 'builtin' });
       expect(back.body.data).toMatchObject({ status: 'ready', embedder: { kind: 'builtin' } });
       expect(back.body.data.reembedding).toBeUndefined();
