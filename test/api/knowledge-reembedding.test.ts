@@ -109,6 +109,8 @@ describeApi(
       await ctx.app.jobs.runUntilIdle();
       expect(await getBase(ctx, id)).toMatchObject({ status: 'reembedding', embedder: { kind: 'builtin' }, reembedding: { embedder: next, progress: 2, total: 5 } });
       expect(await storedVectors(ctx, id)).toEqual({ sizes: { 256: 5 }, staged: 2 });
+      const listed = await ctx.call<{ knowledgeBases: Array<Base & { id: string }> }>('POST', '/v3/app/knowledge/list', { keyword: 'Notes' });
+      expect(listed.body.data.knowledgeBases.find((b) => b.id === id)).toMatchObject({ status: 'reembedding', reembedding: { progress: 2, total: 5 } });
       // Put back with its attempts counted afresh: it had staged a page before the service failed.
       const job = await ctx.database.db.selectFrom('background_jobs').select(['status', 'attempts']).where('kind', '=', 'knowledge.reembed').where('status', '=', 'queued').execute();
       expect(job).toEqual([{ status: 'queued', attempts: 0 }]);
