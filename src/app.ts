@@ -53,7 +53,7 @@ import { maintenanceSweepJob } from './jobs/maintenance-sweep.js';
 import { runTodos, workflowInstanceRoutes } from './modules/workflow-instances/index.js';
 import { notificationMailHandler, notificationRoutes } from './modules/notifications/index.js';
 import type { Actor } from './shared/actor.js';
-import { indexSourceHandler, ingestDocumentHandler, knowledgeRoutes, reindexRecordsHandler, retrieve } from './modules/knowledge/index.js';
+import { indexSourceHandler, ingestDocumentHandler, knowledgeRoutes, reembedHandler, reindexRecordsHandler, retrieve } from './modules/knowledge/index.js';
 import { chatModelFor } from './knowledge/chat-model.js';
 
 /** The interface is served under both prefixes: `/v3` (hosted style) and `/api/v3` (private deployment style). */
@@ -133,7 +133,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
     crashAt: config.crashAt,
     services,
     // Registered even without SMTP_URL: mail queued while it was set fails, saying why, instead of waiting forever.
-    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock)), indexSourceHandler(knowledgeJobs), reindexRecordsHandler(knowledgeJobs), ingestDocumentHandler({ ...knowledgeJobs, limits: documentLimits(config), files: app.files.store, clock: app.clock })],
+    handlers: [notificationMailHandler({ db: database.db, mailer: services.mailer, publicUrl: config.publicUrl, clock: app.clock, log: app.log }), ...sweeps.map((job) => recurringJobHandler(job, database.db, app.clock)), indexSourceHandler(knowledgeJobs), reindexRecordsHandler(knowledgeJobs), reembedHandler(knowledgeJobs), ingestDocumentHandler({ ...knowledgeJobs, limits: documentLimits(config), files: app.files.store, clock: app.clock })],
   });
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => {

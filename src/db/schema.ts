@@ -450,6 +450,12 @@ export interface MetaSchema {
     created_by: string;
     created_at: number;
     updated_at: number;
+    /** Migration 0039: the `EmbedderSpec` (JSON) a re-embedding moves the base to, null when none. */
+    next_embedder: string | null;
+    reembed_progress: Generated<number>;
+    reembed_total: Generated<number>;
+    /** Why the last re-embedding failed (the base is failed until its embedder is set again). */
+    reembed_error: string | null;
   };
   /** A worksheet a knowledge base indexes; `field_ids` is a JSON array of field ids. */
   knowledge_sources: {
@@ -502,6 +508,8 @@ export interface MetaSchema {
     dims: number | null;
     created_at: number;
   };
+  /** A re-embedding's new vectors (migration 0039): `embedding` float32 bytes (SQLite) or `real[]` (PostgreSQL), null without words. */
+  knowledge_staged_vectors: { seq: number; knowledge_id: string; embedding: unknown; vector_codes: Uint8Array | null };
   /** Chatbots (migration 0037): `preset_questions` and `knowledge_ids` are JSON arrays of strings. */
   chatbots: {
     id: string;

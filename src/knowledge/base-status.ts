@@ -16,27 +16,34 @@ export async function lockBase(db: Executor, appId: string, id: string): Promise
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Whether any source or document of the base is still waiting or being indexed, and whether any failed. */
-async function indexingState(db: Executor, knowledgeId: string): Promise<{ busy: boolean; failed: string | null }> {
+/**
+ * Whether any source or document of the base is still waiting or being indexed, whether it is being
+ * re-embedded (`next_embedder`, migration 0039), and whether any of them (or its last re-embedding)
+ * failed.
+ */
+async function indexingState(db: Executor, knowledgeId: string): Promise<{ busy: boolean; reembedding: boolean; failed: string | null }> {
+  const base = await db.selectFrom('knowledge_bases').select(['next_embedder', 'reembed_error']).where('id', '=', knowledgeId).executeTakeFirst();
   const sources = await db.selectFrom('knowledge_sources').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
   const documents = await db.selectFrom('knowledge_documents').select(['status', 'error']).where('knowledge_id', '=', knowledgeId).execute();
   const all = [...sources, ...documents];
   const busy = all.some((s) => s.status === 'queued' || s.status === 'indexing' || s.status === 'ingesting');
   const failed = all.find((s) => s.status === 'failed');
-  return { busy, failed: failed ? (failed.error ?? 'indexing failed') : null };
+  return { busy, reembedding: Boolean(base?.next_embedder), failed: failed ? (failed.error ?? 'indexing failed') : (base?.reembed_error ?? null) };
 }
 
 /**
- * Sets a base's status from its sources and documents: `indexing` while any waits or runs,
- * `failed` when one failed, `ready` otherwise. Takes the base's row lock first, so that two jobs
- * ending at once each see the other's end.
+ * Sets a base's status from its sources, documents and re-embedding: `indexing` while any source or
+ * document waits or runs, else `reembedding` while its re-embedding runs, `failed` when one of them
+ * (or the last re-embedding) failed, `ready` otherwise. Takes the base's row lock first, so that two
+ * jobs ending at once each see the other's end.
  */
 export async function refreshBaseStatus(trx: Executor, base: { id: string; appId: string }): Promise<void> {
   if (!(await lockBase(trx, base.appId, base.id))) return;
   const state = await indexingState(trx, base.id);
+  const status = state.busy ? 'indexing' : state.reembedding ? 'reembedding' : state.failed ? 'failed' : 'ready';
   await trx
     .updateTable('knowledge_bases')
-    .set({ status: state.busy ? 'indexing' : state.failed ? 'failed' : 'ready', error: state.busy ? null : state.failed })
+    .set({ status, error: status === 'failed' ? state.failed : null })
     .where('id', '=', base.id)
     .execute();
 }

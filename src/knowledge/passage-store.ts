@@ -33,4 +33,20 @@ export interface PassageStore {
   vectorCandidates(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Array<{ passage: StoredPassage; score: number }>>;
   /** How many passages each of `knowledgeIds` holds. */
   countByKnowledgeBase(db: Executor, knowledgeIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Re-embedding (`modules/knowledge/reembed-job.ts`): a base's vectors of its next embedder are
+   * staged beside the serving ones, which searches keep using, and replace them in one go.
+   */
+  staging: {
+    /** The base's passages without a staged vector, by `seq` after `afterSeq`, at most `limit`: what to embed next. */
+    unstaged(db: Executor, knowledgeId: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; content: string }>>;
+    /** Stages new vectors of passages that still hold the text embedded; returns how many. */
+    stage(trx: Executor, knowledgeId: string, vectors: ReadonlyArray<{ seq: number; content: string; vector: Float32Array }>): Promise<number>;
+    /** How many of the base's passages have a staged vector. */
+    count(db: Executor, knowledgeId: string): Promise<number>;
+    /** The staged vectors become the serving ones (the old ones are removed), and are no longer staged. */
+    promote(trx: Executor, knowledgeId: string): Promise<void>;
+    /** Drops the base's staged vectors. */
+    discard(trx: Executor, knowledgeId: string): Promise<void>;
+  };
 }

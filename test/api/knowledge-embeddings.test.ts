@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeApi } from '../helpers/api-harness.js';
-import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { useFakeEmbeddings } from '../helpers/fake-embeddings.js';
 import { makeSheet } from '../helpers/record-fixtures.js';
 
 /**
@@ -11,15 +11,7 @@ import { makeSheet } from '../helpers/record-fixtures.js';
  */
 
 const env: Record<string, string> = { WORKERS: '0' };
-let service: FakeModelServer;
-
-beforeAll(async () => {
-  service = await startFakeModelServer();
-  service.dimensions = 24;
-  env.EMBEDDINGS_URL = service.url;
-  env.EMBEDDINGS_MODEL = 'fake-embed';
-});
-afterAll(() => service?.close());
+const fake = useFakeEmbeddings(env, 24);
 
 describeApi(
   'knowledge bases with an embeddings service',
@@ -36,17 +28,17 @@ describeApi(
       const search = (mode: string) => ctx.call<{ results: Array<{ source: { title: string } }> }>('POST', '/v3/app/knowledge/search', { knowledgeId: made.body.data.id, query: 'password reset', mode, topK: 1 });
       const found = await search('vector');
       expect(found.body.data.results.map((r) => r.source.title)).toEqual(['reset your password']);
-      expect(service.embeddingRequests.at(-1)?.input).toEqual(['password reset']);
+      expect(fake.service.embeddingRequests.at(-1)?.input).toEqual(['password reset']);
 
       // The service fails its next request: keyword search does not ask it, hybrid search does.
-      service.failNext({ status: 503 });
-      const asked = service.embeddingRequests.length;
+      fake.service.failNext({ status: 503 });
+      const asked = fake.service.embeddingRequests.length;
       expect((await search('keyword')).body.data.results.map((r) => r.source.title)).toEqual(['reset your password']);
-      expect(service.embeddingRequests.length).toBe(asked);
+      expect(fake.service.embeddingRequests.length).toBe(asked);
       const unavailable = await search('hybrid');
       expect([unavailable.status, unavailable.body.error_code]).toEqual([503, 0]);
       expect(unavailable.body.error_msg).toContain('the embeddings service failed');
-      service.failNext({ status: 400 });
+      fake.service.failNext({ status: 400 });
       expect((await search('vector')).status).toBe(502);
     });
   },

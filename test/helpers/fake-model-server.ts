@@ -54,7 +54,9 @@ export type FakeFailure =
   /** The whole JSON answer although a stream was asked for. */
   | { ignoreStream: true }
   /** 200 with a body that is not what the API answers. */
-  | { malformed: string };
+  | { malformed: string }
+  /** No failure: answers normally (so that a later request of the list fails). */
+  | { pass: true };
 
 export interface FakeModelServer {
   /** The base URL, with /v1: what EMBEDDINGS_URL and LLM_URL are set to. */
@@ -74,6 +76,11 @@ export interface FakeModelServer {
    * called, so that a test can see the first piece arrive before the answer is complete.
    */
   holdStreamAfterFirstChunk(): () => void;
+  /**
+   * Holds the answer to the next embeddings request until the returned function is called, so that
+   * a test can act while a job waits for its vectors.
+   */
+  holdNextEmbeddings(): () => void;
   /** Resolves when the next request has arrived and been recorded (to act on a request the service is holding). */
   nextRequest(): Promise<void>;
   /** Resolves when the client next closes a connection before its answer was complete (it stopped reading, or aborted). */
@@ -118,6 +125,7 @@ function chunkEvent(model: string, delta: Record<string, unknown>, finishReason:
 export async function startFakeModelServer(): Promise<FakeModelServer> {
   const failures: FakeFailure[] = [];
   let held: Promise<void> | null = null;
+  let heldEmbeddings: Promise<void> | null = null;
   let arrivals: Array<() => void> = [];
   let abandons: Array<() => void> = [];
 
@@ -130,6 +138,11 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     failNext: (...next) => void failures.push(...next),
     nextRequest: () => new Promise<void>((resolve) => arrivals.push(resolve)),
     nextAbandoned: () => new Promise<void>((resolve) => abandons.push(resolve)),
+    holdNextEmbeddings() {
+      let release!: () => void;
+      heldEmbeddings = new Promise((resolve) => (release = resolve));
+      return () => release();
+    },
     holdStreamAfterFirstChunk() {
       let release!: () => void;
       held = new Promise((resolve) => (release = resolve));
@@ -195,6 +208,11 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     if (failure && 'malformed' in failure) return void response.writeHead(200, { 'content-type': 'application/json' }).end(failure.malformed);
 
     const model = String(body.model);
+    if (path === '/v1/embeddings' && heldEmbeddings) {
+      const waiting = heldEmbeddings;
+      heldEmbeddings = null;
+      await waiting;
+    }
     if (path === '/v1/embeddings') {
       const input = body.input as string[];
       if (input.some((text) => text === '')) return sendJson(response, 400, { error: { message: "'$.input' is invalid: empty string", type: 'invalid_request_error' } });

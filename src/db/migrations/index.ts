@@ -31,6 +31,7 @@ import * as notificationMail from './0032-notification-mail.js';
 import * as knowledge from './0036-knowledge.js';
 import * as chatbots from './0037-chatbots.js';
 import * as knowledgeVectorChanges from './0038-knowledge-vector-changes.js';
+import * as knowledgeReembedding from './0039-knowledge-reembedding.js';
 
 /** Every migration, by its number. Append only: never edit or reorder a released migration. */
 /** One migration: it may ask the engine's dialect for what differs between engines. */
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0036-knowledge': knowledge,
   '0037-chatbots': chatbots,
   '0038-knowledge-vector-changes': knowledgeVectorChanges,
+  '0039-knowledge-reembedding': knowledgeReembedding,
 };

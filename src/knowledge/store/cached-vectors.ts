@@ -216,5 +216,22 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
       });
     },
     vectorsOf: (db, dims, seqs) => store.vectorsOf(db, dims, seqs),
+    stagedValue: (vector) => store.stagedValue(vector),
+    // A re-embedding's switch: the old vectors removed, the new ones stored, both in the change log.
+    async promote(trx, knowledgeId, seqs) {
+      const stored = await store.promote(trx, knowledgeId, seqs);
+      // The passages' codes follow their vectors (none where no vector was staged: no words).
+      await sql`
+        UPDATE knowledge_passages SET vector_codes = (SELECT s.vector_codes FROM knowledge_staged_vectors s WHERE s.seq = knowledge_passages.seq)
+        WHERE knowledge_id = ${knowledgeId}`.execute(trx);
+      await appendVectorChanges(
+        trx,
+        search,
+        stored.map((s) => ({ ...s, knowledgeId })),
+        seqs,
+        clock(),
+      );
+      return stored;
+    },
   };
 }

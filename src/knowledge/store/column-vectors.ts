@@ -83,5 +83,18 @@ export function columnVectors(key: object): VectorIndex {
       }
       return found;
     },
+    stagedValue: (vector) => sql`CAST(${Array.from(vector)} AS real[])`,
+    async promote(trx, knowledgeId) {
+      // pgvector casts real[] to vector on assignment, as on insert. A passage without a staged vector has none.
+      await sql`
+        UPDATE knowledge_passages AS p SET embedding = s.embedding FROM knowledge_staged_vectors s
+        WHERE s.seq = p.seq AND p.knowledge_id = ${knowledgeId}`.execute(trx);
+      await sql`
+        UPDATE knowledge_passages AS p SET embedding = NULL
+        WHERE p.knowledge_id = ${knowledgeId} AND NOT EXISTS (SELECT 1 FROM knowledge_staged_vectors s WHERE s.seq = p.seq)`.execute(trx);
+      const stored = await sql<{ seq: number | string; dims: number }>`
+        SELECT seq, cardinality(embedding) AS dims FROM knowledge_staged_vectors WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL`.execute(trx);
+      return stored.rows.map((row) => ({ seq: Number(row.seq), dims: Number(row.dims) }));
+    },
   };
 }

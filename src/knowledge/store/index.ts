@@ -8,6 +8,7 @@ import { columnVectors } from './column-vectors.js';
 import { fts5Keywords } from './fts5-keywords.js';
 import type { Candidate, IndexedPassage, KeywordIndex, VectorIndex } from './indexes.js';
 import { countPassages, deletePassageRows, insertPassageRows, readPassages, seqsOfBase, seqsOfOwners } from './passage-rows.js';
+import { discardStaged, forgetStaged, stagedCount, stageVectors, unstagedPassages } from './staged-vectors.js';
 import { tsvectorKeywords } from './tsvector-keywords.js';
 import { vec0Vectors } from './vec0-vectors.js';
 
@@ -36,6 +37,7 @@ function composeStore(keywords: KeywordIndex, vectors: VectorIndex): PassageStor
     if (seqs.length === 0) return;
     await keywords.remove(trx, seqs);
     await vectors.remove(trx, seqs);
+    await forgetStaged(trx, seqs);
     await deletePassageRows(trx, seqs);
   }
   async function add(trx: Executor, passages: readonly PassageInput[]): Promise<void> {
@@ -66,6 +68,16 @@ function composeStore(keywords: KeywordIndex, vectors: VectorIndex): PassageStor
       return withPassages(db, knowledgeIds, await vectors.search(db, knowledgeIds, vector, limit));
     },
     countByKnowledgeBase: countPassages,
+    staging: {
+      unstaged: unstagedPassages,
+      stage: (trx, knowledgeId, staged) => stageVectors(trx, vectors, knowledgeId, staged.map((s) => ({ ...s, vector: directed(s.vector) }))),
+      count: stagedCount,
+      async promote(trx, knowledgeId) {
+        await vectors.promote(trx, knowledgeId, await seqsOfBase(trx, knowledgeId));
+        await discardStaged(trx, knowledgeId);
+      },
+      discard: discardStaged,
+    },
   };
 }
 

@@ -46,6 +46,14 @@ export interface VectorIndex {
   search(db: Executor, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Candidate[]>;
   /** The stored vectors of `dims` dimensions of these passages (those that exist), by `seq`. */
   vectorsOf(db: Executor, dims: number, seqs: readonly number[]): Promise<Map<number, Float32Array>>;
+  /** A vector as `knowledge_staged_vectors.embedding` keeps it (the form `promote` reads). */
+  stagedValue(vector: Float32Array): RawBuilder<unknown>;
+  /**
+   * Replaces the serving vectors of a base's passages (`seqs`, all of them) by its staged ones
+   * (`staged-vectors.ts`), whatever their size: the end of a re-embedding, in its transaction.
+   * Returns the vectors now stored (passages without words have none).
+   */
+  promote(trx: Executor, knowledgeId: string, seqs: readonly number[]): Promise<Array<{ seq: number; dims: number }>>;
 }
 
 /** Rows of `knowledgeIds` etc. are bound in chunks of this many, far under every engine's parameter limit. */

@@ -38,6 +38,14 @@ async function storedSizes(db: Executor): Promise<number[]> {
 }
 
 export function vec0Vectors(search: PassageSearch): VectorIndex {
+  async function remove(trx: Executor, seqs: readonly number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    search.loadVectorExtension();
+    // One statement per rowid: vec0 finds `rowid = ?` directly but scans the table for `rowid IN (…)`.
+    for (const size of await storedSizes(trx)) {
+      for (const seq of seqs) await sql`DELETE FROM ${sql.table(tableOf(size))} WHERE rowid = ${seq}`.execute(trx);
+    }
+  }
   return {
     rowColumns: [],
     async add(trx, passages: readonly IndexedPassage[]) {
@@ -57,14 +65,7 @@ export function vec0Vectors(search: PassageSearch): VectorIndex {
         }
       }
     },
-    async remove(trx, seqs: readonly number[]) {
-      if (seqs.length === 0) return;
-      search.loadVectorExtension();
-      // One statement per rowid: vec0 finds `rowid = ?` directly but scans the table for `rowid IN (…)`.
-      for (const size of await storedSizes(trx)) {
-        for (const seq of seqs) await sql`DELETE FROM ${sql.table(tableOf(size))} WHERE rowid = ${seq}`.execute(trx);
-      }
-    },
+    remove,
     async search(db, knowledgeIds: readonly string[], vector: Float32Array, limit: number): Promise<Candidate[]> {
       if (knowledgeIds.length === 0 || !(await storedSizes(db)).includes(vector.length)) return [];
       search.loadVectorExtension();
@@ -87,6 +88,26 @@ export function vec0Vectors(search: PassageSearch): VectorIndex {
         if (rows.rows[0]) found.set(seq, floats(rows.rows[0].embedding));
       }
       return found;
+    },
+    stagedValue: (vector) => sql`${blob(vector)}`,
+    async promote(trx, knowledgeId, seqs) {
+      search.loadVectorExtension();
+      // The old vectors go first: with the same size, the new ones take the same rowids in the same table.
+      await remove(trx, seqs);
+      const staged = await sql<{ size: number }>`
+        SELECT DISTINCT length(embedding) / 4 AS size FROM knowledge_staged_vectors WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL`.execute(trx);
+      const sizes = new Set(await storedSizes(trx));
+      for (const { size } of staged.rows) {
+        const table = sql.table(tableOf(Number(size)));
+        if (!sizes.has(Number(size))) await sql`CREATE VIRTUAL TABLE ${table} USING vec0(knowledge_id text partition key, embedding float[${sql.lit(Number(size))}])`.execute(trx);
+        await sql`
+          INSERT INTO ${table} (rowid, knowledge_id, embedding)
+          SELECT seq, knowledge_id, embedding FROM knowledge_staged_vectors
+          WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL AND length(embedding) = ${Number(size) * 4}`.execute(trx);
+      }
+      const stored = await sql<{ seq: number; dims: number }>`
+        SELECT seq, length(embedding) / 4 AS dims FROM knowledge_staged_vectors WHERE knowledge_id = ${knowledgeId} AND embedding IS NOT NULL`.execute(trx);
+      return stored.rows.map((row) => ({ seq: Number(row.seq), dims: Number(row.dims) }));
     },
   };
 }

@@ -13,6 +13,7 @@ import type { FileStore } from '../../files/file-store.js';
 import { AppError } from '../../shared/app-error.js';
 import * as documents from './document-repository.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
+import { sameEmbedder } from './embedder-choice.js';
 import { embedAll } from './indexing.js';
 import * as repository from './repository.js';
 
@@ -77,29 +78,41 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
         const store = passageStore(ctx.dialect);
         // Deleting the document takes the base's row lock: taken here too before each write, so a
         // page is never added to a document deleted meanwhile (the job then just ends).
-        const stillThere = async (trx: typeof db) => (await repository.claimBase(trx, base.appId, base.id)) !== undefined && (await documents.documentById(trx, doc.id)) !== undefined;
+        // The base's embedder is read there too: a re-embedding switches it under the same lock (a page
+        // embedded by the old one is embedded again by the new one before it is added).
+        const stillThere = async (trx: typeof db) => {
+          const current = await repository.claimBase(trx, base.appId, base.id);
+          return current && (await documents.documentById(trx, doc.id)) !== undefined ? current : undefined;
+        };
         let gone = false;
         await inTransaction(db, async (trx) => {
           await lease.fence(trx);
           await store.removeAll(trx, base.id, doc.id);
           await documents.updateDocument(trx, doc.id, { title: parsed.title, mediaType: parsed.mediaType, status: 'ingesting', progress: 0, chunkTotal: chunks.length, error: null, updatedAt: deps.clock() });
         });
-        const embedder = embedderFor(base.embedder, { embeddings: ctx.embeddings ?? null });
-        for (let start = 0; start < chunks.length && !gone; start += INGEST_PAGE) {
+        const services = { embeddings: ctx.embeddings ?? null };
+        let spec = base.embedder;
+        for (let start = 0; start < chunks.length && !gone; ) {
           const page = chunks.slice(start, start + INGEST_PAGE);
-          const vectors = await embedAll(embedder, page.map((chunk) => chunk.content));
+          const embeddedWith = spec;
+          const vectors = await embedAll(embedderFor(embeddedWith, services), page.map((chunk) => chunk.content));
           const passages: PassageInput[] = page.map((chunk, i) => ({
             source: { type: 'document', knowledgeId: base.id, sourceId: doc.id, documentId: doc.id, title: chunk.title, chunkIndex: start + i },
             content: chunk.content,
             vector: vectors[i]!,
           }));
-          await inTransaction(db, async (trx) => {
+          const added = await inTransaction(db, async (trx) => {
             await lease.fence(trx);
-            gone = !(await stillThere(trx));
-            if (gone) return;
+            const current = await stillThere(trx);
+            gone = !current;
+            if (!current) return false;
+            spec = current.embedder;
+            if (!sameEmbedder(spec, embeddedWith)) return false;
             await store.add(trx, passages);
             await documents.updateDocument(trx, doc.id, { progress: start + page.length, updatedAt: deps.clock() });
+            return true;
           });
+          if (added) start += INGEST_PAGE;
         }
         await inTransaction(db, async (trx) => {
           await lease.finish(trx);

@@ -48,7 +48,6 @@ export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
       const { source, base } = found;
       const ctx = await indexingContext(deps, base);
       const schema = await loadSchema(ctx, source.worksheetId);
-      const indexed = { ...source, embedder: base.embedder };
       await inTransaction(db, async (trx) => {
         await lease.fence(trx);
         await repository.updateSource(trx, source.id, { status: 'indexing', progress: 0, total: await liveRecordCount({ ...ctx, db: trx }, schema), error: null });
@@ -63,8 +62,11 @@ export function indexSourceHandler(deps: IndexJobDeps): JobHandler {
           await lease.fence(trx);
           // Under the base's lock, as a deletion of the source (or of its worksheet) takes it: a
           // page is never added to a source removed meanwhile, which would leave its passages behind.
-          if (!(await repository.claimBase(trx, base.appId, base.id)) || !(await repository.sourceById(trx, source.id))) return true;
-          await indexRecords(ctx, trx, [indexed], ids);
+          // The base's embedder is read under it too: a re-embedding switches it under the same lock,
+          // so a page is embedded either before the switch (and re-embedded by it) or after.
+          const current = await repository.claimBase(trx, base.appId, base.id);
+          if (!current || !(await repository.sourceById(trx, source.id))) return true;
+          await indexRecords(ctx, trx, [{ ...source, embedder: current.embedder }], ids);
           await repository.updateSource(trx, source.id, { progress: done });
           return false;
         });

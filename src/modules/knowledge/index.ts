@@ -8,3 +8,5 @@ export { reindexRecordsHandler } from './reindex-job.js';
 /** An application's deletion takes its knowledge bases with it. */
 export { deleteKnowledgeOfApp } from './service.js';
 export { ingestDocumentHandler, INGEST_DOCUMENT_JOB } from './document-job.js';
+/** Re-embeds a base whose embedder was changed. */
+export { reembedHandler, REEMBED_JOB } from './reembed-job.js';

@@ -16,12 +16,36 @@ export interface KnowledgeBase {
   name: string;
   description: string;
   embedder: EmbedderSpec;
-  /** ready, indexing (jobs of it are queued or running) or failed (`error` says why). */
+  /** ready, indexing (jobs of it are queued or running), reembedding (only its re-embedding runs) or failed (`error` says why). */
   status: string;
   error: string | null;
   createdBy: string;
   createdAt: number;
   updatedAt: number;
+  /** The embedder a re-embedding moves it to (`reembed-job.ts`), null when none runs. */
+  nextEmbedder: EmbedderSpec | null;
+  /** Passages with their new vector, of `reembedTotal`. */
+  reembedProgress: number;
+  reembedTotal: number;
+  /** Why the last re-embedding failed, until the embedder is set again. */
+  reembedError: string | null;
+}
+
+/** A base as it is created: no re-embedding yet. */
+export type NewKnowledgeBase = Omit<KnowledgeBase, 'nextEmbedder' | 'reembedProgress' | 'reembedTotal' | 'reembedError'>;
+
+/** What `updateBase` changes (keys left out stay). */
+export interface BaseChanges {
+  name?: string;
+  description?: string;
+  status?: string;
+  error?: string | null;
+  updatedAt?: number;
+  embedder?: EmbedderSpec;
+  nextEmbedder?: EmbedderSpec | null;
+  reembedProgress?: number;
+  reembedTotal?: number;
+  reembedError?: string | null;
 }
 
 /** A worksheet a base indexes, and the state of its full indexing. */
@@ -49,6 +73,10 @@ function baseOf(row: BaseRow): KnowledgeBase {
     createdBy: row.created_by,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    nextEmbedder: row.next_embedder ? (JSON.parse(row.next_embedder) as EmbedderSpec) : null,
+    reembedProgress: Number(row.reembed_progress),
+    reembedTotal: Number(row.reembed_total),
+    reembedError: row.reembed_error,
   };
 }
 
@@ -66,7 +94,7 @@ function sourceOf(row: SourceRow): KnowledgeSource {
   };
 }
 
-export async function insertBase(db: Executor, base: KnowledgeBase): Promise<void> {
+export async function insertBase(db: Executor, base: NewKnowledgeBase): Promise<void> {
   await db
     .insertInto('knowledge_bases')
     .values({
@@ -106,18 +134,23 @@ export async function claimBase(db: Executor, appId: string, id: string): Promis
   return (await findBases(db, appId, [id]))[0];
 }
 
-export async function updateBase(db: Executor, id: string, changes: { name?: string; description?: string; status?: string; error?: string | null; updatedAt?: number }): Promise<void> {
-  await db
-    .updateTable('knowledge_bases')
-    .set({
-      ...(changes.name === undefined ? {} : { name: changes.name }),
-      ...(changes.description === undefined ? {} : { description: changes.description }),
-      ...(changes.status === undefined ? {} : { status: changes.status }),
-      ...(changes.error === undefined ? {} : { error: changes.error }),
-      ...(changes.updatedAt === undefined ? {} : { updated_at: changes.updatedAt }),
-    })
-    .where('id', '=', id)
-    .execute();
+export async function updateBase(db: Executor, id: string, changes: BaseChanges): Promise<void> {
+  const columns = {
+    name: changes.name,
+    description: changes.description,
+    status: changes.status,
+    error: changes.error,
+    updated_at: changes.updatedAt,
+    embedder: changes.embedder && JSON.stringify(changes.embedder),
+    next_embedder: changes.nextEmbedder === undefined ? undefined : changes.nextEmbedder && JSON.stringify(changes.nextEmbedder),
+    reembed_progress: changes.reembedProgress,
+    reembed_total: changes.reembedTotal,
+    reembed_error: changes.reembedError,
+  };
+  // Keys left out (undefined) are not written.
+  const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('knowledge_bases').set(set).where('id', '=', id).execute();
 }
 
 export async function deleteBase(db: Executor, id: string): Promise<void> {

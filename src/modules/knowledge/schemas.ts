@@ -4,6 +4,11 @@ import { Type } from '@sinclair/typebox';
 
 export const KnowledgeParams = Type.Object({ knowledge_id: Type.String() });
 
+const EmbedderIn = Type.Unknown({
+  description:
+    'The embedder: "builtin" (hashed word and character n-grams, no download), "openai-compatible" (the service at EMBEDDINGS_URL with EMBEDDINGS_MODEL), or an object {kind: "builtin" | "openai-compatible", model?: string, dimensions?: integer} (the shape GET shows; "openai" is taken for "openai-compatible"). Default on create: the server’s (the service when EMBEDDINGS_URL is set). On update, another embedder than the base’s re-embeds it in the background (`reembedding` shows the progress); searches use the old vectors until it is done.',
+});
+
 const SourceIn = Type.Object(
   {
     type: Type.Optional(Type.String({ description: '"worksheet" (the default; documents are added to a base separately)' })),
@@ -18,6 +23,7 @@ export const CreateBaseBody = Type.Object(
     name: Type.String({ description: 'At most 100 characters' }),
     description: Type.Optional(Type.String({ description: 'At most 2000 characters' })),
     sources: Type.Optional(Type.Array(SourceIn, { description: 'Worksheets to index, at most 20; their records are indexed in the background' })),
+    embedder: Type.Optional(EmbedderIn),
   },
   { additionalProperties: false },
 );
@@ -27,6 +33,7 @@ export const UpdateBaseBody = Type.Object(
     name: Type.Optional(Type.String()),
     description: Type.Optional(Type.String()),
     sources: Type.Optional(Type.Array(SourceIn, { description: 'The whole list: kept worksheets with the same fields stay indexed, changed ones are indexed again, left-out ones lose their passages' })),
+    embedder: Type.Optional(EmbedderIn),
   },
   { additionalProperties: false },
 );
@@ -61,7 +68,7 @@ export const SearchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const EmbedderOut = Type.Object({ kind: Type.String(), model: Type.String(), dimensions: Type.Integer() });
+const EmbedderOut = Type.Object({ kind: Type.String({ description: 'builtin or openai (an OpenAI-compatible service)' }), model: Type.String(), dimensions: Type.Integer() });
 
 const SourceOut = Type.Object({
   type: Type.Literal('worksheet'),
@@ -80,9 +87,19 @@ export const BaseOut = Type.Object({
   sources: Type.Array(SourceOut),
   documentCount: Type.Integer(),
   chunkCount: Type.Integer({ description: 'Passages searched' }),
-  status: Type.String({ description: 'ready, indexing or failed' }),
+  status: Type.String({ description: 'ready, indexing (a source or document is being indexed), reembedding (only its re-embedding runs) or failed' }),
   error: Type.Optional(Type.String()),
   embedder: EmbedderOut,
+  reembedding: Type.Optional(
+    Type.Object(
+      {
+        embedder: EmbedderOut,
+        progress: Type.Integer({ description: 'Passages embedded with the new embedder so far' }),
+        total: Type.Integer({ description: 'Passages to embed' }),
+      },
+      { description: 'While the base is re-embedded with another embedder: which, and how far. Searches use `embedder` until it is done' },
+    ),
+  ),
   _createdAt: Type.String(),
   _updatedAt: Type.String(),
 });

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
-import { defaultEmbedderSpec, embedderFor, resolveEmbedderSpec } from '../../knowledge/embedders/registry.js';
 import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { forgetIndexedWorksheets } from '../../knowledge/indexed-worksheets.js';
 import { indexSourceJob } from '../../knowledge/index-source-job.js';
@@ -12,9 +11,10 @@ import { AppError } from '../../shared/app-error.js';
 import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
-import { embeddingFor } from './embedding-failure.js';
+import { chosenEmbedder } from './embedder-choice.js';
 import { documentBlobKey } from './document-job.js';
 import * as documents from './document-repository.js';
+import { changeEmbedder } from './reembed-job.js';
 import * as repository from './repository.js';
 import type { KnowledgeBase, KnowledgeSource } from './repository.js';
 
@@ -23,6 +23,8 @@ export interface BaseInput {
   name?: string;
   description?: string;
   sources?: Array<{ type?: string; worksheetId?: string; fieldIds?: string[] }>;
+  /** Which embedder: `"builtin"`, `"openai-compatible"` or `{kind, model?, dimensions?}` (`embedder-choice.ts`). */
+  embedder?: unknown;
 }
 
 export interface ListInput {
@@ -120,6 +122,7 @@ async function present(db: Executor, ctx: ServiceContext, bases: KnowledgeBase[]
     status: base.status,
     ...(base.error ? { error: base.error } : {}),
     embedder: base.embedder,
+    ...(base.nextEmbedder ? { reembedding: { embedder: base.nextEmbedder, progress: Math.min(base.reembedProgress, base.reembedTotal), total: base.reembedTotal } } : {}),
     _createdAt: new Date(base.createdAt).toISOString(),
     _updatedAt: new Date(base.updatedAt).toISOString(),
   }));
@@ -130,11 +133,10 @@ export async function createKnowledgeBase(ctx: ServiceContext, input: BaseInput)
   const name = checkName(input.name);
   const description = checkDescription(input.description);
   const sources = await checkSources(ctx, input.sources ?? []);
-  // The server's default embedder, its vector size learnt first when it is an endpoint's.
-  const services = { embeddings: ctx.embeddings ?? null };
-  const embedder = await embeddingFor(() => resolveEmbedderSpec(embedderFor(defaultEmbedderSpec(services), services)));
+  // The one chosen, else the server's default; its vector size learnt first when it is an endpoint's.
+  const embedder = await chosenEmbedder(ctx, input.embedder);
   const now = ctx.now();
-  const base: KnowledgeBase = { id: newObjectId(), appId: ctx.actor.appId, name, description, embedder, status: sources.length > 0 ? 'indexing' : 'ready', error: null, createdBy: ctx.actor.accountId, createdAt: now, updatedAt: now };
+  const base: repository.NewKnowledgeBase = { id: newObjectId(), appId: ctx.actor.appId, name, description, embedder, status: sources.length > 0 ? 'indexing' : 'ready', error: null, createdBy: ctx.actor.accountId, createdAt: now, updatedAt: now };
   await inTransaction(ctx.db, async (trx) => {
     await repository.insertBase(trx, base);
     await addSources(ctx, trx, base.id, sources);
@@ -151,12 +153,14 @@ export async function getKnowledgeBase(ctx: ServiceContext, id: string) {
 /**
  * `PATCH /v3/app/knowledge/{id}`: name and description as sent; `sources`, when sent, is the whole
  * list: a worksheet kept with the same fields stays as it is, one whose fields changed is indexed
- * again, one left out loses its passages.
+ * again, one left out loses its passages. `embedder`, when another than the base's, re-embeds the
+ * base as a job (`reembed-job.ts`); the same one starts nothing.
  */
 export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input: BaseInput) {
   const name = input.name === undefined ? undefined : checkName(input.name);
   const description = input.description === undefined ? undefined : checkDescription(input.description);
   const wanted = input.sources === undefined ? undefined : await checkSources(ctx, input.sources);
+  const embedder = input.embedder === undefined ? undefined : await chosenEmbedder(ctx, input.embedder);
   await inTransaction(ctx.db, async (trx) => {
     const base = await claimedBase(ctx, trx, id);
     if (wanted) {
@@ -174,6 +178,7 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
       await addSources(ctx, trx, base.id, added);
       await refreshBaseStatus(trx, base);
     }
+    if (embedder) await changeEmbedder(ctx, trx, base, embedder);
     await repository.updateBase(trx, base.id, { name, description, updatedAt: ctx.now() });
   });
   return getKnowledgeBase(ctx, id);

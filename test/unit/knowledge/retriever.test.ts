@@ -23,6 +23,7 @@ function fakeStore(keyword: number[], vector: number[], asked: number[]): Passag
       return ranked(keyword, limit);
     },
     vectorCandidates: async (_db, _ids, _vector, limit) => ranked(vector, limit),
+    staging: { unstaged: async () => [], stage: async () => 0, count: async () => 0, promote: async () => undefined, discard: async () => undefined },
   };
 }
 
