@@ -219,5 +219,9 @@ export async function listKnowledgeBases(ctx: ServiceContext, input: ListInput) 
 
 /** Deletes every base of an application as `DELETE …/knowledge/{id}` does, in the application's deletion (`trx`). */
 export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, appId: string): Promise<void> {
+  // Every base's row lock first, as each passage writer takes its base's before the vector change
+  // log's lock (PostgreSQL): removing base after base unlocked would hold the log's lock while
+  // waiting for a base a writer holds, the writer waiting for the log.
+  await trx.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).execute();
   for (const id of await repository.baseIdsOfApp(trx, appId)) await removeBase(ctx, trx, id);
 }
