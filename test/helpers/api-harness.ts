@@ -20,6 +20,8 @@ export interface ApiOptions {
    * queue's jobs, or move the clock past the sweeps' times and sweep by hand.
    */
   sweeps?: boolean;
+  /** Runs on this engine only, the others reported as skipped with the reason. */
+  only?: { engine: 'sqlite' | 'postgres'; why: string };
 }
 
 /** The envelope every response carries. */
@@ -96,5 +98,5 @@ export function describeApi(title: string, define: (ctx: ApiContext) => void, en
       await testDatabase?.drop();
     });
     define(ctx);
-  });
+  }, options.only);
 }

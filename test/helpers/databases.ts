@@ -66,9 +66,10 @@ export function enginesUnderTest(): EngineUnderTest[] {
  * skipped, with the reason in its title, where it is not.
  * @example describeEachEngine('tabularium CLI', (engine) => { beforeAll(() => engine.create()); … });
  */
-export function describeEachEngine(title: string, define: (engine: EngineUnderTest) => void): void {
+export function describeEachEngine(title: string, define: (engine: EngineUnderTest) => void, only?: { engine: EngineUnderTest['name']; why: string }): void {
   for (const engine of enginesUnderTest()) {
-    const label = engine.skipReason ? `${title} [${engine.name}: skipped, ${engine.skipReason}]` : `${title} [${engine.name}]`;
-    describe.skipIf(engine.skipReason !== null)(label, () => define(engine));
+    const skipReason = only && only.engine !== engine.name ? `${only.engine} only: ${only.why}` : engine.skipReason;
+    const label = skipReason ? `${title} [${engine.name}: skipped, ${skipReason}]` : `${title} [${engine.name}]`;
+    describe.skipIf(skipReason !== null)(label, () => define(engine));
   }
 }
