@@ -12,8 +12,22 @@ import type { Executor } from '../db/connection.js';
  * @example if (await lockBase(trx, appId, id)) … // the base is held until trx ends
  */
 export async function lockBase(db: Executor, appId: string, id: string): Promise<boolean> {
-  const result = await db.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).where('id', '=', id).executeTakeFirst();
+  const result = await touchBases(db, appId).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Takes the row locks of every base of an application, in one statement: what removes passages of
+ * several bases takes all their locks before the vector change log's (the order every passage
+ * writer keeps: its base, then the log).
+ */
+export async function lockBasesOfApp(db: Executor, appId: string): Promise<void> {
+  await touchBases(db, appId).execute();
+}
+
+/** A no-op update of an application's bases: the row lock without a change. */
+function touchBases(db: Executor, appId: string) {
+  return db.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId);
 }
 
 /**

@@ -112,20 +112,20 @@ export function cachedVectors(store: VectorIndex, search: PassageSearch, options
   }
 
   async function apply(db: Executor, changes: readonly VectorChange[]): Promise<void> {
-    const added = new Map<string, number[]>();
+    const added = new Map<string, Set<number>>();
     for (const change of changes) {
       if (change.knowledgeId === null) {
         for (const entry of entries.values()) entry.vectors.delete(change.seq);
         // A removal also cancels an addition of the same seq earlier in this batch (SQLite reuses a largest rowid).
-        for (const seqs of added.values()) if (seqs.includes(change.seq)) seqs.splice(seqs.indexOf(change.seq), 1);
-      } else if (entries.has(entryKey(change.knowledgeId, change.dims!))) {
+        for (const seqs of added.values()) seqs.delete(change.seq);
+      } else {
         const key = entryKey(change.knowledgeId, change.dims!);
-        added.set(key, [...(added.get(key) ?? []), change.seq]);
+        if (entries.has(key)) added.set(key, (added.get(key) ?? new Set()).add(change.seq));
       }
     }
     for (const [key, seqs] of added) {
       const entry = entries.get(key)!;
-      for (const row of await codesOf(db, seqs)) if (decodedDims(row.vector_codes) === entry.vectors.dims) entry.vectors.setCodes(Number(row.seq), row.vector_codes);
+      for (const row of await codesOf(db, [...seqs])) if (decodedDims(row.vector_codes) === entry.vectors.dims) entry.vectors.setCodes(Number(row.seq), row.vector_codes);
     }
   }
 

@@ -79,11 +79,6 @@ export class QuantizedVectors {
     return this.slotOf.has(seq);
   }
 
-  /** Stores the vector of `seq` (replacing the one it had). */
-  set(seq: number, vector: Float32Array): void {
-    this.setCodes(seq, encodeVector(vector));
-  }
-
   /** Stores the vector of `seq` from its codes (`encodeVector`), replacing the one it had. */
   setCodes(seq: number, stored: Uint8Array): void {
     if (decodedDims(stored) !== this.dims) throw new Error(`a vector of ${decodedDims(stored)} dimensions in an index of ${this.dims}`);

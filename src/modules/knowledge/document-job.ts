@@ -4,17 +4,16 @@ import { PermanentJobFailure } from '../../jobs/index.js';
 import { documentPassages } from '../../knowledge/chunking/document-passages.js';
 import { parseDocument } from '../../knowledge/documents/parse-document.js';
 import type { DocumentLimits } from '../../knowledge/documents/limits.js';
-import { EmbedderError } from '../../knowledge/embedder.js';
 import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageInput } from '../../knowledge/passage.js';
 import { refreshBaseStatus } from '../../knowledge/base-status.js';
 import { passageStore } from '../../knowledge/store/index.js';
 import type { FileStore } from '../../files/file-store.js';
-import { AppError } from '../../shared/app-error.js';
 import * as documents from './document-repository.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
 import { sameEmbedder } from './embedder-choice.js';
 import { embedAll } from './indexing.js';
+import { cannotBeMended } from './embedding-failure.js';
 import * as repository from './repository.js';
 
 /**
@@ -47,11 +46,6 @@ export interface DocumentJobDeps extends IndexJobDeps {
   limits: DocumentLimits;
   files: FileStore;
   clock: () => number;
-}
-
-/** Failures that trying again cannot mend. */
-function permanent(error: unknown): boolean {
-  return error instanceof AppError || (error instanceof EmbedderError && !error.transient);
 }
 
 export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
@@ -121,7 +115,7 @@ export function ingestDocumentHandler(deps: DocumentJobDeps): JobHandler {
           await refreshBaseStatus(trx, base);
         });
       } catch (error) {
-        if (permanent(error) && !(error instanceof PermanentJobFailure)) throw new PermanentJobFailure((error as Error).message);
+        if (cannotBeMended(error) && !(error instanceof PermanentJobFailure)) throw new PermanentJobFailure((error as Error).message);
         throw error;
       }
       await deps.files.remove(documentBlobKey(doc.id));

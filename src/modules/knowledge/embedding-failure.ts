@@ -17,3 +17,12 @@ export async function embeddingFor<T>(embed: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * Whether a job's failure is one that trying again cannot mend: a refusal of ours (an `AppError`:
+ * a document that cannot be read, a setting missing) or an embeddings service refusing for good
+ * (a wrong key, an unknown model).
+ */
+export function cannotBeMended(error: unknown): boolean {
+  return error instanceof AppError || (error instanceof EmbedderError && !error.transient);
+}

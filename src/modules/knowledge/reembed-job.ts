@@ -6,11 +6,11 @@ import { EmbedderError, type Embedder, type EmbedderSpec } from '../../knowledge
 import { embedderFor } from '../../knowledge/embedders/registry.js';
 import type { PassageStore } from '../../knowledge/passage-store.js';
 import { passageStore } from '../../knowledge/store/index.js';
-import { AppError } from '../../shared/app-error.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { sameEmbedder } from './embedder-choice.js';
 import { indexingContext, type IndexJobDeps } from './index-job.js';
 import { embedAll } from './indexing.js';
+import { cannotBeMended } from './embedding-failure.js';
 import * as repository from './repository.js';
 
 /**
@@ -78,11 +78,6 @@ export async function changeEmbedder(ctx: ServiceContext, trx: Executor, base: r
   await enqueueJobs(trx, [reembedJob(base.id, spec)], ctx.now());
   onCommit(trx, announceJobs);
   await refreshBaseStatus(trx, base);
-}
-
-/** Failures that trying again cannot mend. */
-function permanent(error: unknown): boolean {
-  return error instanceof AppError || (error instanceof EmbedderError && !error.transient);
 }
 
 /** Embeds and stages unstaged passages of the base in `trx` until none is left (the last transaction's catch-up). */
@@ -154,7 +149,7 @@ export function reembedHandler(deps: IndexJobDeps): JobHandler {
           await refreshBaseStatus(trx, now);
         });
       } catch (error) {
-        if (permanent(error)) throw new PermanentJobFailure((error as Error).message);
+        if (cannotBeMended(error)) throw new PermanentJobFailure((error as Error).message);
         // A service that fails now and then (429s over a long re-embedding) should not use up the
         // attempts of a job that keeps moving: after a page staged, it waits and goes on afresh.
         if (staged && error instanceof EmbedderError) {

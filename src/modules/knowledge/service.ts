@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { inTransaction, onCommit } from '../../db/transaction.js';
 import { announceJobs, enqueueJobs } from '../../jobs/index.js';
-import { refreshBaseStatus } from '../../knowledge/base-status.js';
+import { lockBasesOfApp, refreshBaseStatus } from '../../knowledge/base-status.js';
 import { forgetIndexedWorksheets } from '../../knowledge/indexed-worksheets.js';
 import { indexSourceJob } from '../../knowledge/index-source-job.js';
 import { passageStore } from '../../knowledge/store/index.js';
@@ -219,9 +219,8 @@ export async function listKnowledgeBases(ctx: ServiceContext, input: ListInput) 
 
 /** Deletes every base of an application as `DELETE …/knowledge/{id}` does, in the application's deletion (`trx`). */
 export async function deleteKnowledgeOfApp(ctx: ServiceContext, trx: Executor, appId: string): Promise<void> {
-  // Every base's row lock first, as each passage writer takes its base's before the vector change
-  // log's lock (PostgreSQL): removing base after base unlocked would hold the log's lock while
+  // Every base's lock first: removing base after base would hold the change log's lock while
   // waiting for a base a writer holds, the writer waiting for the log.
-  await trx.updateTable('knowledge_bases').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('app_id', '=', appId).execute();
+  await lockBasesOfApp(trx, appId);
   for (const id of await repository.baseIdsOfApp(trx, appId)) await removeBase(ctx, trx, id);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuantizedVectors } from '../../../src/knowledge/store/quantized-vectors.js';
+import { encodeVector, QuantizedVectors } from '../../../src/knowledge/store/quantized-vectors.js';
 
 /** The in-memory 8-bit first ranking: same best passages as an exact scan, removals, growth. */
 
@@ -25,7 +25,7 @@ describe('QuantizedVectors', () => {
 
   it('ranks the exact best five among its first fifteen, with scores within 0.02 of the exact ones', () => {
     const index = new QuantizedVectors(dims, 16);
-    for (const [seq, v] of stored) index.set(seq, v);
+    for (const [seq, v] of stored) index.setCodes(seq, encodeVector(v));
     expect(index.size).toBe(3000);
     for (let q = 0; q < 20; q++) {
       const query = unitVector(100_000 + q, dims);
@@ -42,21 +42,21 @@ describe('QuantizedVectors', () => {
 
   it('never returns a removed vector, and a seq stored again has its new vector', () => {
     const index = new QuantizedVectors(dims, 16);
-    for (const [seq, v] of stored) index.set(seq, v);
+    for (const [seq, v] of stored) index.setCodes(seq, encodeVector(v));
     const query = unitVector(7, dims);
     const [top] = index.nearest(query, 1);
     expect(top!.seq).toBe(7);
     index.delete(7);
     expect(index.has(7)).toBe(false);
     expect(index.nearest(query, 50).map((hit) => hit.seq)).not.toContain(7);
-    index.set(7, unitVector(8, dims));
+    index.setCodes(7, encodeVector(unitVector(8, dims)));
     expect(index.nearest(unitVector(8, dims), 2).map((hit) => hit.seq).sort()).toEqual([7, 8]);
   });
 
   it('drops removed slots when it fills up instead of growing, and keeps every live vector', () => {
     const index = new QuantizedVectors(dims, 16);
     for (let round = 0; round < 50; round++) {
-      for (let seq = 1; seq <= 10; seq++) index.set(seq, unitVector(seq + round, dims));
+      for (let seq = 1; seq <= 10; seq++) index.setCodes(seq, encodeVector(unitVector(seq + round, dims)));
     }
     expect(index.size).toBe(10);
     // 16 slots held 10 live vectors: more than half, so it grew once, to 32, and compacted from then on.
@@ -67,8 +67,8 @@ describe('QuantizedVectors', () => {
 
   it('answers fewer than asked when it holds fewer, best first', () => {
     const index = new QuantizedVectors(4);
-    index.set(1, new Float32Array([1, 0, 0, 0]));
-    index.set(2, new Float32Array([0.6, 0.8, 0, 0]));
+    index.setCodes(1, encodeVector(new Float32Array([1, 0, 0, 0])));
+    index.setCodes(2, encodeVector(new Float32Array([0.6, 0.8, 0, 0])));
     const hits = index.nearest(new Float32Array([1, 0, 0, 0]), 5);
     expect(hits.map((hit) => hit.seq)).toEqual([1, 2]);
     expect(hits[0]!.score).toBeCloseTo(1, 2);
