@@ -166,6 +166,8 @@ async function makeMember(api: Api, bench: BenchDatabase, sheet: BenchSheet, app
 }
 
 async function main(): Promise<void> {
+  // Every server the bench starts (startServer passes the environment on) serves with these processes.
+  process.env.HTTP_PROCESSES = settings.httpProcesses;
   database = settings.postgresUrl ? await freshPostgresSchema(settings.postgresUrl) : await freshSqlite();
   const cpuList = cpus();
   const mode = (settings.quick ? ' (BENCH_QUICK: scaled down)' : settings.million ? ' (BENCH_MILLION: 1,000,000 records, W4 on one connection and W5 only)' : '') + (settings.only ? ` (BENCH_ONLY: ${settings.only.join(', ')})` : '');
@@ -173,6 +175,7 @@ async function main(): Promise<void> {
   console.log(`  engine: ${database.engine} (${database.where})`);
   console.log(`  node ${process.version}, ${cpuList.length} cores (${cpuList[0]?.model.trim() ?? 'unknown'}), shared by the server and autocannon; load average ${sampleLoad().toFixed(2)}`);
   console.log(`  ${settings.records.toLocaleString('en-US')} records, ${settings.seconds} s per timed workload; server log: ${logFile}`);
+  console.log(`  server: HTTP_PROCESSES=${settings.httpProcesses} (BENCH_HTTP_PROCESSES); its CPU and memory are those of every process it runs`);
 
   await mkdir(join(projectRoot, '.bench'), { recursive: true });
   await writeFile(logFile, '');

@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,24 +64,59 @@ export function freePort(): Promise<number> {
 
 /** Resident memory of a process, from /proc (Linux only). */
 export interface Memory {
+  /** All processes added up (with HTTP_PROCESSES > 1: the supervisor and every server process). */
   rssMb: number;
-  /** The peak resident size since the process started. */
+  /** The peak resident sizes since the processes started, added up. */
   peakRssMb: number;
+  /** The largest process's resident size (the one server process, or the largest of several). */
+  largestRssMb: number;
+  processes: number;
 }
 
+/**
+ * A process and every process under it (the server processes of HTTP_PROCESSES > 1 run under a
+ * supervisor), from /proc/<pid>/task/<tid>/children (Linux only). A process that ends while it is
+ * read is left out.
+ */
+export async function processTree(pid: number): Promise<number[]> {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    const tasks = await readdir(`/proc/${tree[i]}/task`).catch(() => [] as string[]);
+    for (const task of tasks) {
+      const children = await readFile(`/proc/${tree[i]}/task/${task}/children`, 'utf8').catch(() => '');
+      tree.push(...children.split(' ').filter(Boolean).map(Number));
+    }
+  }
+  return tree;
+}
+
+/** Resident memory of a process and the processes under it, added up. */
 export async function memoryOf(pid: number): Promise<Memory> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+  const memory: Memory = { rssMb: 0, peakRssMb: 0, largestRssMb: 0, processes: 0 };
+  for (const member of await processTree(pid)) {
+    const status = await readFile(`/proc/${member}/status`, 'utf8').catch(() => '');
+    if (status === '') continue;
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    memory.rssMb += kb('VmRSS') / 1024;
+    memory.peakRssMb += kb('VmHWM') / 1024;
+    memory.largestRssMb = Math.max(memory.largestRssMb, kb('VmRSS') / 1024);
+    memory.processes++;
+  }
+  return memory;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+/** CPU seconds (user + system) a process and the processes under it have used so far, from /proc/<pid>/stat. */
 export async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const CLOCK_TICKS_PER_SECOND = 100;
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  let seconds = 0;
+  for (const member of await processTree(pid)) {
+    const stat = await readFile(`/proc/${member}/stat`, 'utf8').catch(() => '');
+    if (stat === '') continue;
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const CLOCK_TICKS_PER_SECOND = 100;
+    seconds += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  }
+  return seconds;
 }
 
 /** The server running as a child process. */

@@ -21,6 +21,11 @@ export interface BenchSettings {
    * W6 is always measured. Undefined: all.
    */
   only: string[] | undefined;
+  /**
+   * HTTP_PROCESSES of the server (BENCH_HTTP_PROCESSES; default `auto`, one per core): the read
+   * targets are for the machine, and a deployment that wants them serves from every core.
+   */
+  httpProcesses: string;
 }
 
 /** Workloads BENCH_ONLY may name. */
@@ -57,6 +62,7 @@ export function readSettings(env: NodeJS.ProcessEnv): BenchSettings {
     profileWorkload,
     keepDatabase: isOn(env.BENCH_KEEP_DATABASE),
     only,
+    httpProcesses: env.BENCH_HTTP_PROCESSES?.trim() || 'auto',
   };
 }
 

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/index.js';
+import { loggerOptions } from './config/logger-options.js';
+import { changeNoticeWaitPlugin } from './plugins/change-notice-wait.js';
 import type { Database } from './db/connection.js';
 import { openFileService } from './files/file-service.js';
 import { documentLimits } from './knowledge/documents/limits.js';
@@ -74,13 +76,6 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-function loggerFor(config: Config): FastifyServerOptions['logger'] {
-  if (config.logLevel === 'silent') return false;
-  return config.prettyLogs
-    ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
-    : { level: config.logLevel };
-}
-
 /**
  * Builds the program: cross-cutting plugins first, then every module under each prefix.
  * This file is the table of contents of the server.
@@ -88,7 +83,7 @@ function loggerFor(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp({ config, database, logger, clock, startJobs = true }: BuildOptions): Promise<FastifyInstance> {
   const compilers = lazySchemaCompilers();
   const app = Fastify({
-    logger: logger ?? loggerFor(config),
+    logger: logger ?? loggerOptions(config),
     // A hop count trusts that many proxies nearest to the server (Fastify's types lack the number form).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimit,
@@ -149,6 +144,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
 
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });
+  await app.register(changeNoticeWaitPlugin);
   await app.register(notFoundPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(requestGuardPlugin);

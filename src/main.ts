@@ -1,4 +1,26 @@
-import { runCli } from './cli/index.js';
+import cluster from 'node:cluster';
 
-/** `node dist/main.js` serves, exactly like `tabularium serve`. */
-await runCli(['node', 'tabularium', 'serve', ...process.argv.slice(2)]);
+/**
+ * `node dist/main.js` serves, exactly like `tabularium serve`. With HTTP_PROCESSES > 1 this process
+ * is the supervisor of the server processes and loads only the supervisor (`processes/`), not the
+ * server's code: its memory is what the tree costs beyond the processes that serve.
+ */
+if (cluster.isPrimary) {
+  const { loadConfig, ConfigError } = await import('./config/index.js');
+  let processes = 1;
+  try {
+    processes = loadConfig().httpProcesses;
+  } catch (error) {
+    // The command reports it, with every other setting it checks.
+    if (!(error instanceof ConfigError)) throw error;
+  }
+  if (processes > 1) {
+    const { superviseServers } = await import('./processes/supervisor.js');
+    superviseServers(loadConfig());
+  } else await serve();
+} else await serve();
+
+async function serve(): Promise<void> {
+  const { runCli } = await import('./cli/index.js');
+  await runCli(['node', 'tabularium', 'serve', ...process.argv.slice(2)]);
+}

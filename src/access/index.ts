@@ -23,7 +23,6 @@ export {
   type WorksheetRight,
 } from './policy.js';
 export { rowsFor, type ScopedRows } from './row-scope.js';
-export { noteGrantChange, grantChanges } from './grant-changes.js';
 export { SCOPES, scopeNamed, type ScopeLevel, type ScopeName } from './scopes.js';
 export { administers as administersRoute, administersOrganization, reads, writes, type RouteAccess } from './route-access.js';
 export { appKeyActor, systemActor, type KeyWorksheetRights } from './actors.js';

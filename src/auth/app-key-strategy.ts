@@ -3,9 +3,10 @@ import { ErrorCode } from '../shared/error-codes.js';
 import type { Actor } from '../shared/actor.js';
 import type { Executor } from '../db/connection.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
-import { appKeyActor, grantChanges, ipAllowlist, type IpAllowlist, type KeyWorksheetRights } from '../access/index.js';
+import { appKeyActor, ipAllowlist, type IpAllowlist, type KeyWorksheetRights } from '../access/index.js';
 import { viewFilters } from '../modules/views/index.js';
 import { signMatches } from './sign.js';
+import { changeEpoch, noteChange } from '../shared/change-notices.js';
 
 interface CachedKey {
   appId: string;
@@ -14,10 +15,8 @@ interface CachedKey {
   allowlist: IpAllowlist | null;
   /** The key's actor, made once per load: its grants (and what is compiled from them) are kept with it. */
   actor: Actor;
-  /** Whether a custom key reads through views (then a view change reads it again at once). */
-  throughViews: boolean;
   loadedAt: number;
-  /** `grantChanges()` when it was read: a key with views is read again after a view changes in this process. */
+  /** `changeEpoch()` when it was read: a change of keys, views or roles, here or in another process of the server, reads it again. */
   changes: number;
 }
 
@@ -48,7 +47,8 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
 
   async function load(appKey: string): Promise<CachedKey | null> {
     const hit = cache.get(appKey);
-    if (hit && Date.now() - hit.loadedAt < CACHE_MS && (!hit.throughViews || hit.changes === grantChanges())) return hit;
+    if (hit && Date.now() - hit.loadedAt < CACHE_MS && hit.changes === changeEpoch()) return hit;
+    const changes = changeEpoch();
     const row = await db
       .selectFrom('app_keys')
       .innerJoin('apps', 'apps.id', 'app_keys.app_id')
@@ -60,7 +60,6 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       return null;
     }
     const worksheets = row.worksheet_permissions === null ? null : (JSON.parse(row.worksheet_permissions) as KeyWorksheetRights[]);
-    const changes = grantChanges();
     const views = (worksheets ?? []).flatMap((w) => w.views ?? []);
     const readOnly = row.read_only === 1;
     const entry: CachedKey = {
@@ -68,7 +67,6 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       appId: row.app_id,
       allowlist: allowlistOf(row.allowed_ips),
       actor: appKeyActor({ keyId: row.id, appId: row.app_id, organizationId: row.organization_id, readOnly, worksheets, viewFilters: await viewFilters(db, views) }),
-      throughViews: views.length > 0,
       loadedAt: Date.now(),
       changes,
     };
@@ -99,6 +97,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
     /** Drops cached keys of an app (after the app, and so its keys, are deleted). */
     forgetApp(appId: string) {
       for (const [appKey, entry] of cache) if (entry.appId === appId) cache.delete(appKey);
+      noteChange();
     },
   };
   return strategy;

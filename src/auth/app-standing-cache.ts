@@ -1,4 +1,5 @@
-import { grantChanges, type Grants } from '../access/index.js';
+import type { Grants } from '../access/index.js';
+import { changeEpoch } from '../shared/change-notices.js';
 import type { Executor } from '../db/connection.js';
 import { standingInApp } from '../modules/roles/index.js';
 
@@ -11,7 +12,7 @@ export interface AppStanding {
   organizationAdmin: boolean;
   grants: Grants;
   loadedAt: number;
-  /** `grantChanges()` when it was read: a change of roles or their views in this process makes it stale at once. */
+  /** `changeEpoch()` when it was read: a change of roles or their views, here or in another process of the server, makes it stale at once. */
   changes: number;
 }
 
@@ -26,13 +27,14 @@ export function appStandingCache(db: Executor) {
     async of(accountId: string, appId: string, now: number): Promise<AppStanding | null> {
       const key = `${accountId}\u0000${appId}`;
       const hit = standings.get(key);
-      if (hit && now - hit.loadedAt < STANDING_CACHE_MS && hit.changes === grantChanges()) return hit;
+      if (hit && now - hit.loadedAt < STANDING_CACHE_MS && hit.changes === changeEpoch()) return hit;
+      const readSince = changeEpoch();
       const found = await standingInApp(db, accountId, appId);
       if (!found) {
         standings.delete(key);
         return null;
       }
-      const standing: AppStanding = { ...found, loadedAt: now, changes: grantChanges() };
+      const standing: AppStanding = { ...found, loadedAt: now, changes: readSince };
       standings.set(key, standing);
       return standing;
     },

@@ -5,6 +5,7 @@ import { administersOrganization } from '../modules/people/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { changeEpoch, noteChange } from '../shared/change-notices.js';
 import { appStandingCache } from './app-standing-cache.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
 
@@ -21,6 +22,8 @@ interface CheckedGrant {
   allowedIps: string[];
   organizationAdmin: boolean;
   loadedAt: number;
+  /** `changeEpoch()` when it was read: a revocation here or in another process of the server reads it again. */
+  epoch: number;
 }
 
 
@@ -38,7 +41,8 @@ export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: (
 
   async function checkGrant(hash: string, now: number): Promise<CheckedGrant | null> {
     const hit = grants.get(hash);
-    if (hit && now - hit.loadedAt < CHECK_CACHE_MS) return hit;
+    if (hit && now - hit.loadedAt < CHECK_CACHE_MS && hit.epoch === changeEpoch()) return hit;
+    const epoch = changeEpoch();
     const row = await accessTokenCheck(db, hash);
     if (!row) {
       grants.delete(hash);
@@ -54,6 +58,7 @@ export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: (
       allowedIps: JSON.parse(row.allowed_ips) as string[],
       organizationAdmin: await administersOrganization(db, row.organization_id, row.account_id),
       loadedAt: now,
+      epoch,
     };
     grants.set(hash, checked);
     return checked;
@@ -88,9 +93,10 @@ export function createOAuthStrategy(db: Executor, headerPrefix: string, clock: (
       if (!standing.member) throw new AppError(ErrorCode.OAuthUserForbidden, 403, 'the person of this authorization is not a member of the organization of this application');
       return { ...base, appId, organizationId: standing.organizationId, grants: standing.grants, organizationAdmin: standing.organizationAdmin };
     },
-    /** Drops every cached check (after a revocation or a client's change in this process). */
+    /** Drops every cached check (after a revocation or a client's change), here and, through a change notice, in the server's other processes. */
     forgetAll() {
       grants.clear();
+      noteChange();
     },
   };
   return strategy;

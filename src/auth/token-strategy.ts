@@ -5,6 +5,7 @@ import { administersOrganization } from '../modules/people/index.js';
 import type { Actor } from '../shared/actor.js';
 import { AppError } from '../shared/app-error.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { changeEpoch, noteChange } from '../shared/change-notices.js';
 import { headerValue, type AuthStrategy } from './auth-strategy.js';
 import { personActorResolver } from './person-actor.js';
 
@@ -26,6 +27,8 @@ interface CheckedToken {
   /** Whether the person administers their home organization (the admin API acts there). */
   homeAdmin: boolean;
   loadedAt: number;
+  /** `changeEpoch()` when it was read: a revocation here or in another process of the server reads it again. */
+  epoch: number;
 }
 
 const setOf = (json: string | null) => (json === null ? null : new Set(JSON.parse(json) as string[]));
@@ -49,7 +52,8 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
 
   async function checkToken(hash: string, now: number): Promise<CheckedToken | null> {
     const hit = tokens.get(hash);
-    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS) return hit;
+    if (hit && now - hit.loadedAt < TOKEN_CACHE_MS && hit.epoch === changeEpoch()) return hit;
+    const epoch = changeEpoch();
     const row = await findTokenByHash(db, hash);
     if (!row) {
       tokens.delete(hash);
@@ -66,6 +70,7 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
       usable: row.revoked_at !== null ? 'revoked' : Number(row.account_status) !== 1 ? 'disabled' : 'yes',
       homeAdmin: await administersOrganization(db, row.home_organization_id, row.account_id),
       loadedAt: now,
+      epoch,
     };
     tokens.set(hash, checked);
     // When it was last used, to the nearest check (not a write per request).
@@ -90,9 +95,10 @@ export function createTokenStrategy(db: Executor, headerPrefix: string, clock: (
       const { id: credentialId, accountId, homeOrganizationId, homeAdmin, scopes, appIds, organizationIds } = token;
       return resolve({ kind: 'token', noun: 'personal access token', credentialId, accountId, homeOrganizationId, homeAdmin, scopes, appIds, organizationIds }, request, now);
     },
-    /** Drops a token's cached check (after it is revoked in this process). */
+    /** Drops a token's cached check (after it is revoked), here and, through a change notice, in the server's other processes. */
     forgetToken(tokenId: string) {
       for (const [hash, entry] of tokens) if (entry.id === tokenId) tokens.delete(hash);
+      noteChange();
     },
   };
   return strategy;

@@ -25,6 +25,16 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
   return value;
 }
 
+/** A count that may also be `auto`: then `auto` (e.g. the number of cores). */
+export function countOrAuto(env: Env, name: string, fallback: string, auto: number, min: number, max: number): number {
+  const raw = text(env, name, fallback).toLowerCase();
+  if (raw === 'auto') return Math.min(max, Math.max(min, auto));
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number or auto, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be auto or between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
 /** Reads sizes like `10485760`, `512kb`, `10mb`. */
 export function byteSize(env: Env, name: string, fallback: string): number {
   const raw = text(env, name, fallback).toLowerCase();

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
-import { byteSize, ConfigError, flag, integer, text, type Env } from './env-readers.js';
+import { availableParallelism } from 'node:os';
+import { byteSize, ConfigError, countOrAuto, flag, integer, text, type Env } from './env-readers.js';
 import { embeddingsEndpoint, llmEndpoint, type EmbeddingsEndpoint, type ModelEndpoint } from './model-endpoints.js';
 
 export { ConfigError };
@@ -51,6 +52,12 @@ export interface Config {
   computeInlineMaxRows: number;
   /** Days a deleted record stays in the recycle bin before it is removed for good, with its files and log (RECYCLE_BIN_DAYS, default 60). */
   recycleBinDays: number;
+  /**
+   * Processes that serve HTTP on the one port (HTTP_PROCESSES, default 1; `auto`: one per core).
+   * Over 1, `serve` starts a supervisor that migrates, then runs that many server processes, the
+   * first of them with the job workers (docs/operations.md, "Several processes").
+   */
+  httpProcesses: number;
   /** Background jobs (workflow runs) this process runs at once (WORKERS, default 4; 0: this process runs none, e.g. an API-only process beside `tabularium worker`). */
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
@@ -210,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     downloadLinkSeconds: integer(env, 'DOWNLOAD_LINK_TTL', 3600, 10, 30 * 86_400),
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
+    httpProcesses: countOrAuto(env, 'HTTP_PROCESSES', '1', availableParallelism(), 1, 64),
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1000, 3_600_000),

@@ -16,7 +16,7 @@ export { RunMoved } from './run-store.js';
 export type { RunLimits } from './definition.js';
 export { planTimeTrigger, reconcileTimeTriggers, DATE_SWEEP_MS } from './time-triggers.js';
 export { nextScheduleTime, type ScheduleConfig } from './schedule-times.js';
-export { onRunEnded } from './run-signal.js';
+export { onRunEnded, wakeRunWaiters } from './run-signal.js';
 export { createRuns, ENDED as ENDED_STATUSES, type NewRun } from './run-store.js';
 export type { AssigneeQuery, TodoItem, TodoKind, TodoPort } from './node-type.js';
 export { Recipient, Recipients } from './recipients.js';

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/connection.js';
+import { changeEpoch, noteChange } from '../shared/change-notices.js';
 import { TriggerType, type WorkflowDefinition, type WorksheetTriggerConfig } from './definition.js';
 
 /** A published workflow listening to a worksheet's events. */
@@ -10,20 +11,22 @@ export interface WorksheetListener {
 }
 
 const TTL_MS = 5_000;
-const cache = new Map<string, { at: number; listeners: WorksheetListener[] }>();
+const cache = new Map<string, { at: number; epoch: number; listeners: WorksheetListener[] }>();
 
 /**
  * The published workflows a worksheet's record writes trigger, read once per worksheet and kept for
  * 5 seconds (as worksheet schemas are), so that a write to a worksheet nothing listens to costs no
- * query. Publishing or closing a workflow forgets the worksheet at once in this process; other
- * processes see it within 5 seconds. `workflows.trigger_worksheet_id` is the worksheet of the
+ * query. Publishing or closing a workflow forgets the worksheet at once in this process and, through
+ * a change notice, in the server's other processes; processes that share only a PostgreSQL database
+ * see it within 5 seconds. `workflows.trigger_worksheet_id` is the worksheet of the
  * published version's trigger (set when publishing).
  */
 export async function worksheetListeners(db: Executor, worksheetId: string): Promise<WorksheetListener[]> {
   // Real time, not the service clock: this ages a cache, it dates no data.
   const now = Date.now();
   const cached = cache.get(worksheetId);
-  if (cached && now - cached.at <= TTL_MS) return cached.listeners;
+  if (cached && now - cached.at <= TTL_MS && cached.epoch === changeEpoch()) return cached.listeners;
+  const readSince = changeEpoch();
   const rows = await db
     .selectFrom('workflows as w')
     .innerJoin('workflow_versions as v', (join) => join.onRef('v.workflow_id', '=', 'w.id').onRef('v.version', '=', 'w.published_version'))
@@ -35,11 +38,12 @@ export async function worksheetListeners(db: Executor, worksheetId: string): Pro
     .map((row) => ({ row, definition: JSON.parse(row.definition) as WorkflowDefinition }))
     .filter(({ definition }) => definition.trigger.type === TriggerType.worksheet)
     .map(({ row, definition }) => ({ workflowId: row.id, appId: row.app_id, version: Number(row.version), trigger: definition.trigger.config as unknown as WorksheetTriggerConfig }));
-  cache.set(worksheetId, { at: now, listeners });
+  cache.set(worksheetId, { at: now, epoch: readSince, listeners });
   return listeners;
 }
 
 /** Forgets what listens to a worksheet (after a workflow on it is published, closed or deleted). */
 export function forgetWorksheetListeners(worksheetId: string): void {
   cache.delete(worksheetId);
+  noteChange();
 }

@@ -1,6 +1,7 @@
+import cluster from 'node:cluster';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
-import { startServer } from '../../server.js';
+import { loadConfig, type Config } from '../../config/index.js';
+import { PROCESS_NUMBER_VARIABLE } from '../../processes/messages.js';
 
 /**
  * How long requests in progress get to finish after SIGTERM/SIGINT. Connections a client keeps
@@ -9,15 +10,36 @@ import { startServer } from '../../server.js';
  */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-/** `tabularium serve`: start the server; stop cleanly on SIGTERM/SIGINT. */
+/**
+ * The settings of one server process: with several (HTTP_PROCESSES > 1), only the first runs the
+ * job workers, so that the sweeps and runs of an SQLite database stay in one process.
+ */
+function processConfig(config: Config): Config {
+  const number = Number(process.env[PROCESS_NUMBER_VARIABLE] ?? 1);
+  return number > 1 ? { ...config, workers: 0 } : config;
+}
+
+/**
+ * `tabularium serve`: start the server (with HTTP_PROCESSES > 1, a supervisor and that many server
+ * processes, `processes/supervisor.ts`); stop cleanly on SIGTERM/SIGINT.
+ */
 export function registerServe(program: Command): void {
   program
     .command('serve', { isDefault: true })
     .description('start the HTTP server (migrates and sets up an empty database first)')
     .action(async () => {
-      const server = await startServer(loadConfig());
+      const config = loadConfig();
+      if (config.httpProcesses > 1 && cluster.isPrimary) {
+        const { superviseServers } = await import('../../processes/supervisor.js');
+        superviseServers(config);
+        return;
+      }
+      const { startServer } = await import('../../server.js');
+      const server = await startServer(processConfig(config));
+      const unlink = cluster.isWorker ? (await import('../../processes/worker-link.js')).linkToSupervisor() : undefined;
       const stop = async (signal: string) => {
         server.app.log.info(`${signal}: closing`);
+        unlink?.();
         setTimeout(() => {
           server.app.log.warn(`requests still open ${SHUTDOWN_GRACE_MS} ms after ${signal}: closing their connections`);
           server.app.server.closeAllConnections();

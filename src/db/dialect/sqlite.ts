@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { sql, SqliteDialect, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DateGranularity, DriverFailure, LogicalColumnType, SqlDialect, StoredDate } from './sql-dialect.js';
+import { STATEMENT_BUSY_TIMEOUT_MS, TurnTakingSqliteDialect } from './sqlite-turns.js';
 import { createSqliteReader } from './sqlite-reader.js';
 import { sqlitePassageSearch } from './sqlite-vector.js';
 
@@ -22,6 +23,7 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * Kysely prepares every statement anew; preparing costs as much as running a small query. This keeps
  * the most recent prepared statements by SQL text. DDL is never cached and empties the cache, so no
  * statement outlives a change of the tables it reads.
+
  */
 function withStatementCache(database: Database.Database, onSchemaChange: () => void) {
   const cache = new Map<string, Database.Statement>();
@@ -123,7 +125,7 @@ export function createSqliteDialect(file: string): SqlDialect {
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
   database.pragma('cache_size = -65536');
   // The planner chooses among a table's read indexes by their statistics (without them, a range
@@ -137,7 +139,7 @@ export function createSqliteDialect(file: string): SqlDialect {
   const reader = file === ':memory:' ? null : createSqliteReader(file, registerFunctions);
   return {
     label: `SQLite (${file})`,
-    kyselyDialect: new SqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }),
+    kyselyDialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }, database),
     rows: reader,
     recordNumbers: { assignedByEngine: false, columnType: 'INTEGER', continueAfterLargestSql: () => null },
     // The rowid: one more than the largest, so a new link always sorts after the ones kept.

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema } from '../worksheets/index.js';
 import * as repository from './repository.js';
 import { normaliseRole, ROLE_TYPES, type NormalisedRole } from './role-input.js';
-import { noteGrantChange } from '../../access/index.js';
+import { noteChange } from '../../shared/change-notices.js';
 import { existingDepartments, existingGroups } from '../people/index.js';
 
 /**
@@ -130,7 +130,7 @@ export async function createRole(ctx: ServiceContext, body: Record<string, unkno
     created_at: now,
     updated_at: now,
   });
-  noteGrantChange();
+  noteChange();
   return { id, name: role.name, roleType: role.roleType, desc: role.description, users: [], departments: [], departmentTrees: [], projectOrganizes: [], jobs: [] };
 }
 
@@ -155,7 +155,7 @@ export async function getRole(ctx: ServiceContext, roleId: string) {
 export async function deleteRole(ctx: ServiceContext, roleId: string): Promise<void> {
   const row = await roleOf(ctx, roleId);
   await inTransaction(ctx.db, (trx) => repository.deleteRole(trx, row.id));
-  noteGrantChange();
+  noteChange();
 }
 
 const MEMBER_WORDS: Record<repository.MemberType, string> = { user: 'person', department: 'department', departmentTree: 'department', job: 'job', orgRole: 'organization role' };
@@ -189,20 +189,20 @@ export async function addRoleMembers(ctx: ServiceContext, roleId: string, body: 
   const row = await roleOf(ctx, roleId);
   const members = await membersIn(ctx, body);
   await repository.addMembers(ctx.db, row.id, members, ctx.now());
-  noteGrantChange();
+  noteChange();
 }
 
 export async function removeRoleMembers(ctx: ServiceContext, roleId: string, body: MembersInput): Promise<void> {
   const row = await roleOf(ctx, roleId);
   const members = await membersIn(ctx, body);
   await inTransaction(ctx.db, (trx) => repository.removeMembers(trx, row.id, members));
-  noteGrantChange();
+  noteChange();
 }
 
 export async function removeUserFromAllRoles(ctx: ServiceContext, userId: string): Promise<void> {
   if ((await repository.existingAccounts(ctx.db, ctx.actor.organizationId, [userId])).size === 0) throw AppError.notFound(`user_id: no person "${userId.slice(0, 80)}" in the organization`);
   await repository.removeUserFromRoles(ctx.db, ctx.actor.appId, userId);
-  noteGrantChange();
+  noteChange();
 }
 
 export { ROLE_TYPES };

@@ -3,7 +3,8 @@ import { newObjectId } from '../../shared/ids.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Executor } from '../../db/connection.js';
-import { noteGrantChange, requireReadThroughView } from '../../access/index.js';
+import { requireReadThroughView } from '../../access/index.js';
+import { changeEpoch, noteChange } from '../../shared/change-notices.js';
 import type { FilterScope } from '../../query/index.js';
 import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
 import { checkView, pruneDefinition, readDefinition, type ViewDefinition, type ViewInput } from './definition.js';
@@ -94,7 +95,7 @@ export async function updateView(ctx: ServiceContext, worksheetKey: string, view
   await repository.updateView(ctx.db, row.id, { name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now });
   ctx.schemas.delete(cacheKey(schema.id, row.id));
   // Roles may give rights through this view: the standings holding its filter are read again.
-  noteGrantChange();
+  noteChange();
   return present({ ...row, name: view.name, type: view.type, definition: JSON.stringify(view.definition), updated_at: now }, schema);
 }
 
@@ -111,7 +112,7 @@ export async function deleteView(ctx: ServiceContext, worksheetKey: string, view
   const row = await findView(ctx, schema, viewId);
   await repository.deleteView(ctx.db, row.id);
   ctx.schemas.delete(cacheKey(schema.id, row.id));
-  noteGrantChange();
+  noteChange();
 }
 
 /** What a read asked through a view takes from it (`viewId` on rows/list and rows/pivot). */
@@ -129,9 +130,10 @@ export async function viewForRead(ctx: ServiceContext, schema: WorksheetSchema, 
   const key = cacheKey(schema.id, viewId);
   let row = ctx.schemas.get(key) as repository.ViewRow | undefined;
   if (!row) {
+    const readSince = changeEpoch();
     row = await repository.findView(ctx.db, schema.id, viewId);
     if (!row) throw AppError.notFound(`viewId: no view "${viewId.slice(0, 80)}" in this worksheet`);
-    if (!ctx.db.isTransaction) ctx.schemas.set(key, row);
+    if (!ctx.db.isTransaction) ctx.schemas.set(key, row, readSince);
   }
   requireReadThroughView(ctx.actor, schema, { id: row.id, name: row.name });
   return { type: row.type, definition: pruneDefinition(readDefinition(row.definition), schema) };

@@ -21,6 +21,7 @@ import { linkOptionSets } from './option-set-fields.js';
 import { removeUnreferenced } from '../records/attachments.js';
 import { dropRemovedFields, lockIndexingBases, removeWorksheetSources } from '../../knowledge/source-upkeep.js';
 import { readIndexKey, rowTableName, uniqueIndexName, type ReadIndexColumns, type WorksheetSchema } from './worksheet-schema.js';
+import { changeEpoch } from '../../shared/change-notices.js';
 
 export interface CreateWorksheetInput {
   name: string;
@@ -131,6 +132,7 @@ export async function loadSchema(ctx: ServiceContext, worksheetKey: string): Pro
 const loadsInFlight = new WeakMap<ServiceContext['schemas'], Map<string, Promise<WorksheetSchema>>>();
 
 async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<WorksheetSchema> {
+  const readSince = changeEpoch();
   let worksheet = await repository.findWorksheet(ctx.db, worksheetKey);
   if (!worksheet) worksheet = await repository.findWorksheetByAlias(ctx.db, ctx.actor.appId, worksheetKey);
   if (!worksheet) throw new AppError(ErrorCode.WorksheetNotFound, 404, `worksheet "${worksheetKey}" does not exist`);
@@ -139,8 +141,8 @@ async function readSchema(ctx: ServiceContext, worksheetKey: string): Promise<Wo
   }
   const [fieldRows, readIndexes] = await Promise.all([repository.loadFields(ctx.db, worksheet.id), repository.loadReadIndexes(ctx.db, worksheet.id)]);
   const schema = repository.buildSchema(worksheet, fieldRows, readIndexes);
-  ctx.schemas.set(worksheet.id, schema);
-  if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema);
+  ctx.schemas.set(worksheet.id, schema, readSince);
+  if (schema.alias) ctx.schemas.set(aliasKey(schema.appId, schema.alias), schema, readSince);
   return schema;
 }
 
@@ -190,8 +192,9 @@ function appLinksKey(appId: string): string {
 export async function loadAppLinks(ctx: ServiceContext, appId: string): Promise<FieldMeta[]> {
   const cached = ctx.schemas.get(appLinksKey(appId)) as FieldMeta[] | undefined;
   if (cached) return cached;
+  const readSince = changeEpoch();
   const links = await repository.linkFieldsOfApp(ctx.db, appId);
-  ctx.schemas.set(appLinksKey(appId), links);
+  ctx.schemas.set(appLinksKey(appId), links, readSince);
   return links;
 }
 

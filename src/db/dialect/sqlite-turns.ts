@@ -1,0 +1,64 @@
+import type Database from 'better-sqlite3';
+import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+
+/** How long a transaction waits for its turn to write before it fails (as `busy_timeout` does for single statements). */
+const TURN_WAIT_MS = 5_000;
+/** The busy timeout of statements outside transactions (SQLite's own handler, which sleeps in the thread). */
+export const STATEMENT_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Transactions on SQLite begin with `begin immediate` (the write lock at once) instead of Kysely's
+ * deferred `begin`, and wait for their turn without holding the event loop.
+ *
+ * In one process nothing changes: its one writing connection runs one transaction at a time and
+ * always gets the lock at once. With several processes on the file (HTTP_PROCESSES > 1, a CLI
+ * command beside the server), a deferred transaction that read before another process committed
+ * could not write any more (SQLITE_BUSY_SNAPSHOT, which no busy handler retries); an immediate one
+ * either gets the lock or fails before it did anything. It then tries again after a millisecond, on
+ * a timer: SQLite's busy handler would sleep in the thread, and every other request of the process
+ * (reads on the second connection among them) would wait with it.
+ */
+export class TurnTakingSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly writer: Database.Database,
+  ) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new TurnTakingSqliteDriver(this.settings, this.writer);
+  }
+}
+
+class TurnTakingSqliteDriver extends SqliteDriver {
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly writer: Database.Database,
+  ) {
+    super(settings);
+  }
+
+  override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
+    const deadline = Date.now() + TURN_WAIT_MS;
+    for (;;) {
+      if (this.tryBegin()) return;
+      if (Date.now() > deadline) throw Object.assign(new Error(`another process held the database's write lock for over ${TURN_WAIT_MS} ms`), { code: 'SQLITE_BUSY' });
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  /** `begin immediate` without SQLite's sleeping busy handler: true when this connection now holds the write lock. */
+  private tryBegin(): boolean {
+    this.writer.pragma('busy_timeout = 0');
+    try {
+      this.writer.exec('begin immediate');
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw error;
+    } finally {
+      this.writer.pragma(`busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
+    }
+  }
+}
