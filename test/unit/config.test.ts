@@ -195,6 +195,20 @@ describe('rate limits and the trust-proxy setting', () => {
   });
 });
 
+describe('HTTP_PROCESSES', () => {
+  it('serves from one process by default; a count, or auto for one per core', async () => {
+    const { availableParallelism } = await import('node:os');
+    expect(loadConfig({}).httpProcesses).toBe(1);
+    expect(loadConfig({ HTTP_PROCESSES: '3' }).httpProcesses).toBe(3);
+    expect(loadConfig({ HTTP_PROCESSES: 'AUTO' }).httpProcesses).toBe(Math.min(64, availableParallelism()));
+  });
+
+  it('names HTTP_PROCESSES and what it takes when refused', () => {
+    expect(configErrorFor({ HTTP_PROCESSES: 'many' }).message).toBe('Invalid configuration: HTTP_PROCESSES must be a whole number or auto, got "many"');
+    expect(configErrorFor({ HTTP_PROCESSES: '0' }).message).toBe('Invalid configuration: HTTP_PROCESSES must be auto or between 1 and 64, got 0');
+  });
+});
+
 describe('the job workers and the crash-test switch', () => {
   it('runs 4 workers with a 60 s lease and no crash point by default', () => {
     expect(loadConfig({})).toMatchObject({ workers: 4, workerPollMs: 500, workerLeaseMs: 60_000, crashAt: null });
