@@ -12,6 +12,8 @@ const STOP_WAIT_MS = 10_000;
 interface Slot {
   number: number;
   worker?: Worker;
+  /** Whether this slot's current process takes notices (it says so before it caches anything). */
+  linked: boolean;
   /** Whether this slot's current process has started listening. */
   listening: boolean;
 }
@@ -37,12 +39,13 @@ interface Delivery {
 export function superviseServers(config: Config): void {
   const options = loggerOptions(config);
   const log = pino(options === false ? { enabled: false } : options);
-  const slots: Slot[] = Array.from({ length: config.httpProcesses }, (_, i) => ({ number: i + 1, listening: false }));
+  const slots: Slot[] = Array.from({ length: config.httpProcesses }, (_, i) => ({ number: i + 1, linked: false, listening: false }));
   const deliveries = new Map<string, Delivery>();
   let stopping = false;
   let announced = false;
 
-  const live = (): Worker[] => slots.flatMap((slot) => (slot.worker?.isConnected() ? [slot.worker] : []));
+  // A process not linked yet has cached nothing: it is neither told nor waited for.
+  const linked = (): Worker[] => slots.flatMap((slot) => (slot.linked && slot.worker?.isConnected() ? [slot.worker] : []));
   const send = (worker: Worker, message: ProcessMessage): void => {
     if (worker.isConnected()) worker.send(message);
   };
@@ -52,10 +55,12 @@ export function superviseServers(config: Config): void {
     send(delivery.origin, { tabularium: 'delivered', id: delivery.id });
   }
 
-  function route(from: Worker, message: unknown): void {
+  function route(slot: Slot, from: Worker, message: unknown): void {
     if (!isProcessMessage(message)) return;
-    if (message.tabularium === 'notice') {
-      const others = live().filter((worker) => worker !== from);
+    if (message.tabularium === 'linked') {
+      if (slot.worker === from) slot.linked = true;
+    } else if (message.tabularium === 'notice') {
+      const others = linked().filter((worker) => worker !== from);
       const waited = message.id !== undefined;
       for (const worker of others) send(worker, { tabularium: 'notice', notice: message.notice, ...(waited ? { id: message.id, origin: from.id } : {}) });
       if (message.id === undefined) return;
@@ -83,8 +88,9 @@ export function superviseServers(config: Config): void {
   function start(slot: Slot): void {
     const worker = cluster.fork({ [PROCESS_NUMBER_VARIABLE]: String(slot.number) });
     slot.worker = worker;
+    slot.linked = false;
     slot.listening = false;
-    worker.on('message', (message) => route(worker, message));
+    worker.on('message', (message) => route(slot, worker, message));
     worker.once('listening', (address) => {
       slot.listening = true;
       log.debug(`process ${slot.number} (pid ${worker.process.pid}) is listening`);

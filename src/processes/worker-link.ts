@@ -31,6 +31,7 @@ export function linkToSupervisor(): () => void {
     if (message.id !== undefined && message.origin !== undefined) send({ tabularium: 'ack', id: message.id, origin: message.origin });
   };
   process.on('message', onMessage);
+  send({ tabularium: 'linked' });
 
   linkProcesses((notice) => {
     if (notice.kind !== 'changed') {

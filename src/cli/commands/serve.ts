@@ -34,10 +34,15 @@ export function registerServe(program: Command): void {
         superviseServers(config);
         return;
       }
+      // Linked before it caches anything: every change notice from then on reaches it.
+      const unlink = cluster.isWorker ? (await import('../../processes/worker-link.js')).linkToSupervisor() : undefined;
       const { startServer } = await import('../../server.js');
       const server = await startServer(processConfig(config));
-      const unlink = cluster.isWorker ? (await import('../../processes/worker-link.js')).linkToSupervisor() : undefined;
+      let stopping = false;
       const stop = async (signal: string) => {
+        // A supervised process may get both: SIGINT from the terminal, SIGTERM from its supervisor.
+        if (stopping) return;
+        stopping = true;
         server.app.log.info(`${signal}: closing`);
         unlink?.();
         setTimeout(() => {
