@@ -34,11 +34,18 @@ export class TurnTakingSqliteDialect extends SqliteDialect {
 }
 
 class TurnTakingSqliteDriver extends SqliteDriver {
+  // Prepared once: better-sqlite3's pragma() prepares a statement per call, whose native memory waits
+  // for the garbage collector (two per transaction grew a busy worker by tens of megabytes).
+  private readonly busyTimeoutOff: Database.Statement;
+  private readonly busyTimeoutOn: Database.Statement;
+
   constructor(
     settings: SqliteDialectConfig,
     private readonly writer: Database.Database,
   ) {
     super(settings);
+    this.busyTimeoutOff = writer.prepare('PRAGMA busy_timeout = 0');
+    this.busyTimeoutOn = writer.prepare(`PRAGMA busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
   }
 
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
@@ -54,7 +61,7 @@ class TurnTakingSqliteDriver extends SqliteDriver {
 
   /** `begin immediate` without SQLite's sleeping busy handler: true when this connection now holds the write lock. */
   private tryBegin(): boolean {
-    this.writer.pragma('busy_timeout = 0');
+    this.busyTimeoutOff.run();
     try {
       this.writer.exec('begin immediate');
       return true;
@@ -62,7 +69,7 @@ class TurnTakingSqliteDriver extends SqliteDriver {
       if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
       throw error;
     } finally {
-      this.writer.pragma(`busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
+      this.busyTimeoutOn.run();
     }
   }
 }
