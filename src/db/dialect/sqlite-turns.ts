@@ -34,18 +34,11 @@ export class TurnTakingSqliteDialect extends SqliteDialect {
 }
 
 class TurnTakingSqliteDriver extends SqliteDriver {
-  // Prepared once: better-sqlite3's pragma() prepares a statement per call, whose native memory waits
-  // for the garbage collector (two per transaction grew a busy worker by tens of megabytes).
-  private readonly busyTimeoutOff: Database.Statement;
-  private readonly busyTimeoutOn: Database.Statement;
-
   constructor(
     settings: SqliteDialectConfig,
     private readonly writer: Database.Database,
   ) {
     super(settings);
-    this.busyTimeoutOff = writer.prepare('PRAGMA busy_timeout = 0');
-    this.busyTimeoutOn = writer.prepare(`PRAGMA busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
   }
 
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
@@ -61,7 +54,9 @@ class TurnTakingSqliteDriver extends SqliteDriver {
 
   /** `begin immediate` without SQLite's sleeping busy handler: true when this connection now holds the write lock. */
   private tryBegin(): boolean {
-    this.busyTimeoutOff.run();
+    // exec, not pragma(): pragma() prepares a statement per call, freed only by the garbage
+    // collector, and a prepared busy_timeout takes effect when prepared, not when run again.
+    this.writer.exec('PRAGMA busy_timeout = 0');
     try {
       this.writer.exec('begin immediate');
       return true;
@@ -69,7 +64,7 @@ class TurnTakingSqliteDriver extends SqliteDriver {
       if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
       throw error;
     } finally {
-      this.busyTimeoutOn.run();
+      this.writer.exec(`PRAGMA busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
     }
   }
 }
