@@ -6,6 +6,7 @@
 // flags), and the supervisor answers with their counts added up, asked over the cluster's channel.
 // src/ is left alone: this patches the one `pg` module instance the server also loads.
 import cluster from 'node:cluster';
+import { clearTimeout, setTimeout } from 'node:timers';
 import pg from 'pg';
 
 const ASK = 'bench:query-count';
