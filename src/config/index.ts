@@ -54,8 +54,8 @@ export interface Config {
   recycleBinDays: number;
   /**
    * Processes that serve HTTP on the one port (HTTP_PROCESSES, default 1; `auto`: one per core).
-   * Over 1, `serve` starts a supervisor that migrates, then runs that many server processes, the
-   * first of them with the job workers (docs/operations.md, "Several processes").
+   * Over 1, `serve` starts a supervisor of that many server processes, each with WORKERS job
+   * workers (docs/operations.md, "Several server processes on one port").
    */
   httpProcesses: number;
   /** Background jobs (workflow runs) this process runs at once (WORKERS, default 4; 0: this process runs none, e.g. an API-only process beside `tabularium worker`). */

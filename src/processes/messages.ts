@@ -17,6 +17,3 @@ export type ProcessMessage =
 export function isProcessMessage(message: unknown): message is ProcessMessage {
   return typeof message === 'object' && message !== null && typeof (message as { tabularium?: unknown }).tabularium === 'string';
 }
-
-/** The environment variable that tells a server process its number (1…HTTP_PROCESSES). */
-export const PROCESS_NUMBER_VARIABLE = 'TABULARIUM_PROCESS_NUMBER';

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
 import type { Config } from '../config/index.js';
 import { loggerOptions } from '../config/logger-options.js';
-import { isProcessMessage, PROCESS_NUMBER_VARIABLE, type ProcessMessage } from './messages.js';
+import { isProcessMessage, type ProcessMessage } from './messages.js';
 
 /** How long after a process that served ends it is started again. */
 const RESTART_DELAY_MS = 1_000;
@@ -27,9 +27,9 @@ interface Delivery {
 
 /**
  * `tabularium serve` with HTTP_PROCESSES > 1: starts that many server processes on the one port
- * (Node's cluster module hands each connection to one of them, in turn). The first starts alone: it
- * migrates and sets up the database (printing the first secrets once) and runs the job workers
- * (WORKERS); the others start once it serves, on a ready database, with no job workers. A process
+ * (Node's cluster module hands each connection to one of them, in turn), each with its job workers
+ * (WORKERS). The first starts alone: it migrates and sets up the database (printing the first
+ * secrets once); the others start once it serves, on a ready database. A process
  * that ends after it served is started again; one that ends before stops them all (the port, the
  * database or the settings would fail the next one too); SIGTERM or SIGINT stops them all. The
  * supervisor passes each process's notices to the others (`worker-link.ts`), serves no request and
@@ -86,7 +86,7 @@ export function superviseServers(config: Config): void {
   }
 
   function start(slot: Slot): void {
-    const worker = cluster.fork({ [PROCESS_NUMBER_VARIABLE]: String(slot.number) });
+    const worker = cluster.fork();
     slot.worker = worker;
     slot.linked = false;
     slot.listening = false;

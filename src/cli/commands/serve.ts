@@ -1,7 +1,6 @@
 import cluster from 'node:cluster';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../../config/index.js';
-import { PROCESS_NUMBER_VARIABLE } from '../../processes/messages.js';
+import { loadConfig } from '../../config/index.js';
 
 /**
  * How long requests in progress get to finish after SIGTERM/SIGINT. Connections a client keeps
@@ -9,15 +8,6 @@ import { PROCESS_NUMBER_VARIABLE } from '../../processes/messages.js';
  * otherwise hold the process until the HTTP timeouts, minutes later.
  */
 const SHUTDOWN_GRACE_MS = 5_000;
-
-/**
- * The settings of one server process: with several (HTTP_PROCESSES > 1), only the first runs the
- * job workers, so that the sweeps and runs of an SQLite database stay in one process.
- */
-function processConfig(config: Config): Config {
-  const number = Number(process.env[PROCESS_NUMBER_VARIABLE] ?? 1);
-  return number > 1 ? { ...config, workers: 0 } : config;
-}
 
 /**
  * `tabularium serve`: start the server (with HTTP_PROCESSES > 1, a supervisor and that many server
@@ -37,7 +27,7 @@ export function registerServe(program: Command): void {
       // Linked before it caches anything: every change notice from then on reaches it.
       const unlink = cluster.isWorker ? (await import('../../processes/worker-link.js')).linkToSupervisor() : undefined;
       const { startServer } = await import('../../server.js');
-      const server = await startServer(processConfig(config));
+      const server = await startServer(config);
       let stopping = false;
       const stop = async (signal: string) => {
         // A supervised process may get both: SIGINT from the terminal, SIGTERM from its supervisor.
