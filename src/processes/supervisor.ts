@@ -42,6 +42,7 @@ export function superviseServers(config: Config): void {
   const slots: Slot[] = Array.from({ length: config.httpProcesses }, (_, i) => ({ number: i + 1, linked: false, listening: false }));
   const deliveries = new Map<string, Delivery>();
   let stopping = false;
+  let othersStarted = false;
   let announced = false;
 
   // A process not linked yet has cached nothing: it is neither told nor waited for.
@@ -94,7 +95,11 @@ export function superviseServers(config: Config): void {
     worker.once('listening', (address) => {
       slot.listening = true;
       log.debug(`process ${slot.number} (pid ${worker.process.pid}) is listening`);
-      if (!announced && slot.number === 1) for (const other of slots.slice(1)) start(other);
+      // Once: process 1 restarted after a crash must not start the others a second time.
+      if (!othersStarted) {
+        othersStarted = true;
+        for (const other of slots.slice(1)) start(other);
+      }
       if (!announced && slots.every((s) => s.listening)) {
         announced = true;
         log.info(`${slots.length} processes serve http://${address.address ?? config.host}:${address.port}, pids ${slots.map((s) => s.worker?.process.pid).join(', ')}`);
@@ -114,9 +119,10 @@ export function superviseServers(config: Config): void {
       return;
     }
     log.error(`process ${slot.number} (pid ${worker.process.pid}) ended (${how}); starting it again in ${RESTART_DELAY_MS} ms`);
+    // Not unref'd: when every process has ended, this timer is what keeps the supervisor alive.
     setTimeout(() => {
       if (!stopping) start(slot);
-    }, RESTART_DELAY_MS).unref();
+    }, RESTART_DELAY_MS);
   }
 
   async function stop(exitCode: number): Promise<void> {

@@ -163,9 +163,19 @@ describeEachEngine('HTTP_PROCESSES=2: two server processes under a supervisor', 
     await until(() => pidsThatServed(server.output(), '/health').has(third), 'the new process serving', server.output);
   });
 
+  it('starts every process again when all of them died at once, and the supervisor lives on', async () => {
+    const before = listeningPids(server.output());
+    const serving = before.filter(alive);
+    expect(serving).toHaveLength(2);
+    for (const pid of serving) process.kill(pid, 'SIGKILL');
+    await until(() => listeningPids(server.output()).length === before.length + 2, 'two new processes listening', server.output, 20_000);
+    expect(server.child.exitCode).toBeNull();
+    for (let i = 0; i < 4; i++) expect((await call(`${server.url}/health`, 'GET', {})).status).toBe(200);
+  });
+
   it('stops every process on SIGTERM and exits 0', async () => {
     const pids = listeningPids(server.output());
-    expect(pids).toHaveLength(3);
+    expect(pids).toHaveLength(5);
     expect(await server.stop('SIGTERM')).toBe(0);
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
   });
