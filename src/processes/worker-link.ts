@@ -18,7 +18,10 @@ const DELIVERY_WAIT_MS = 2_000;
 export function linkToSupervisor(): () => void {
   const waiting = new Map<number, () => void>();
   let nextId = 1;
-  const send = (message: ProcessMessage): boolean => (process.connected ? process.send!(message) : false);
+  // process.send's result is not used: false also means "queued behind a backlog", still delivered.
+  const send = (message: ProcessMessage): void => {
+    if (process.connected) process.send!(message);
+  };
 
   const onMessage = (message: unknown): void => {
     if (!isProcessMessage(message)) return;
@@ -47,7 +50,8 @@ export function linkToSupervisor(): () => void {
       };
       const timer = setTimeout(done, DELIVERY_WAIT_MS);
       waiting.set(id, done);
-      if (!send({ tabularium: 'notice', notice, id })) done();
+      send({ tabularium: 'notice', notice, id });
+      if (!process.connected) done();
     });
   });
 
