@@ -7,16 +7,16 @@ import cluster from 'node:cluster';
  */
 if (cluster.isPrimary) {
   const { loadConfig, ConfigError } = await import('./config/index.js');
-  let processes = 1;
+  let config: ReturnType<typeof loadConfig> | undefined;
   try {
-    processes = loadConfig().httpProcesses;
+    config = loadConfig();
   } catch (error) {
     // The command reports it, with every other setting it checks.
     if (!(error instanceof ConfigError)) throw error;
   }
-  if (processes > 1) {
+  if (config && config.httpProcesses > 1) {
     const { superviseServers } = await import('./processes/supervisor.js');
-    superviseServers(loadConfig());
+    superviseServers(config);
   } else await serve();
 } else await serve();
 

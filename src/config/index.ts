@@ -1,7 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { API_PROFILES, defaultHeaderPrefix, type ApiProfile } from '../shared/api-profile.js';
-import { availableParallelism } from 'node:os';
 import { byteSize, ConfigError, countOrAuto, flag, integer, text, type Env } from './env-readers.js';
 import { embeddingsEndpoint, llmEndpoint, type EmbeddingsEndpoint, type ModelEndpoint } from './model-endpoints.js';
 

@@ -9,7 +9,7 @@ import { tellOtherProcesses } from '../shared/change-notices.js';
  */
 const listeners = new Set<() => void>();
 
-/** Tells this process's workers that jobs are due. */
+/** Tells this process's workers that jobs are due; a process without workers tells the other processes of the server. */
 export function announceJobs(): void {
   if (listeners.size === 0) tellOtherProcesses({ kind: 'jobs' });
   else wakeWorkers();

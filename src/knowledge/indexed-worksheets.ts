@@ -1,8 +1,8 @@
 import type { Executor } from '../db/connection.js';
-import { changeEpoch, noteChange } from '../shared/change-notices.js';
+import { changeEpoch } from '../shared/change-notices.js';
+import { SchemaCache } from '../shared/schema-cache.js';
 
-const TTL_MS = 5_000;
-const cache = new Map<string, { at: number; epoch: number; indexed: boolean }>();
+const cache = new SchemaCache<boolean>();
 
 /**
  * Whether any knowledge base indexes a worksheet, read once per worksheet and kept for 5 seconds
@@ -12,18 +12,15 @@ const cache = new Map<string, { at: number; epoch: number; indexed: boolean }>()
  * database see the change within 5 seconds.
  */
 export async function worksheetIsIndexed(db: Executor, worksheetId: string): Promise<boolean> {
-  // Real time, not the service clock: this ages a cache, it dates no data.
-  const now = Date.now();
   const cached = cache.get(worksheetId);
-  if (cached && now - cached.at <= TTL_MS && cached.epoch === changeEpoch()) return cached.indexed;
+  if (cached !== undefined) return cached;
   const readSince = changeEpoch();
   const row = await db.selectFrom('knowledge_sources').select('id').where('worksheet_id', '=', worksheetId).limit(1).executeTakeFirst();
-  cache.set(worksheetId, { at: now, epoch: readSince, indexed: row !== undefined });
+  cache.set(worksheetId, row !== undefined, readSince);
   return row !== undefined;
 }
 
 /** Forgets whether these worksheets are indexed (after their sources changed). */
 export function forgetIndexedWorksheets(worksheetIds: Iterable<string>): void {
   for (const id of worksheetIds) cache.delete(id);
-  noteChange();
 }

@@ -1,8 +1,9 @@
 import { changeEpoch, noteChange } from './change-notices.js';
 
 /**
- * A per-process cache of parsed structure (worksheet schemas, views, relation maps), owned by one
- * app instance. Entries are dropped by the service that changes the structure, after its
+ * A per-process cache of structure, kept 5 s by default: worksheet schemas, views and relation maps
+ * (one per app instance), the workflows a worksheet triggers, whether a knowledge base indexes a
+ * worksheet. Entries are dropped by the service that changes the structure, after its
  * transaction commits; dropping one is a change notice (`change-notices.ts`): the other processes of
  * the server, and every other entry here, are read again. Processes that share only a PostgreSQL
  * database see a change made elsewhere within `ttlMs`.

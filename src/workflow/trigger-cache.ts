@@ -1,5 +1,6 @@
 import type { Executor } from '../db/connection.js';
-import { changeEpoch, noteChange } from '../shared/change-notices.js';
+import { changeEpoch } from '../shared/change-notices.js';
+import { SchemaCache } from '../shared/schema-cache.js';
 import { TriggerType, type WorkflowDefinition, type WorksheetTriggerConfig } from './definition.js';
 
 /** A published workflow listening to a worksheet's events. */
@@ -10,8 +11,7 @@ export interface WorksheetListener {
   trigger: WorksheetTriggerConfig;
 }
 
-const TTL_MS = 5_000;
-const cache = new Map<string, { at: number; epoch: number; listeners: WorksheetListener[] }>();
+const cache = new SchemaCache<WorksheetListener[]>();
 
 /**
  * The published workflows a worksheet's record writes trigger, read once per worksheet and kept for
@@ -22,10 +22,8 @@ const cache = new Map<string, { at: number; epoch: number; listeners: WorksheetL
  * published version's trigger (set when publishing).
  */
 export async function worksheetListeners(db: Executor, worksheetId: string): Promise<WorksheetListener[]> {
-  // Real time, not the service clock: this ages a cache, it dates no data.
-  const now = Date.now();
   const cached = cache.get(worksheetId);
-  if (cached && now - cached.at <= TTL_MS && cached.epoch === changeEpoch()) return cached.listeners;
+  if (cached) return cached;
   const readSince = changeEpoch();
   const rows = await db
     .selectFrom('workflows as w')
@@ -38,12 +36,11 @@ export async function worksheetListeners(db: Executor, worksheetId: string): Pro
     .map((row) => ({ row, definition: JSON.parse(row.definition) as WorkflowDefinition }))
     .filter(({ definition }) => definition.trigger.type === TriggerType.worksheet)
     .map(({ row, definition }) => ({ workflowId: row.id, appId: row.app_id, version: Number(row.version), trigger: definition.trigger.config as unknown as WorksheetTriggerConfig }));
-  cache.set(worksheetId, { at: now, epoch: readSince, listeners });
+  cache.set(worksheetId, listeners, readSince);
   return listeners;
 }
 
 /** Forgets what listens to a worksheet (after a workflow on it is published, closed or deleted). */
 export function forgetWorksheetListeners(worksheetId: string): void {
   cache.delete(worksheetId);
-  noteChange();
 }

@@ -23,7 +23,6 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * Kysely prepares every statement anew; preparing costs as much as running a small query. This keeps
  * the most recent prepared statements by SQL text. DDL is never cached and empties the cache, so no
  * statement outlives a change of the tables it reads.
-
  */
 function withStatementCache(database: Database.Database, onSchemaChange: () => void) {
   const cache = new Map<string, Database.Statement>();
