@@ -4,6 +4,8 @@ import { lookupSources, readLinkedValues, readPointedTitles } from './links/link
 import { collectReferences, decodeRow } from './presenter.js';
 import { resolveReferences } from './references.js';
 import { rowPresenter, type RowShape } from './row-shape.js';
+import { specRowWriter } from './row-json.js';
+import type { JsonText } from '../../shared/json-text.js';
 import { PROCESS_SELECT } from './process-presenter.js';
 
 /**
@@ -15,11 +17,8 @@ export function selectColumns(fields: FieldMeta[], shape?: RowShape): string[] {
   return ['id', '_created_by', '_owner', '_updated_by', '_created_at', '_updated_at', '_autoid', ...process, ...fields.filter((f) => f.fieldType.column).map((f) => f.id)];
 }
 
-/**
- * A page of rows as the wire shows them: values decoded, the members, departments and related
- * records they refer to resolved once for the page (one statement per kind and relation field).
- */
-export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
+/** What a page's rows refer to, resolved once for the page, and the time the page is read at. */
+async function resolvePage(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>) {
   const rows = raw.map((r) => decodeRow(ctx.dialect, fields, r));
   const [refs, titles, sources] = await Promise.all([resolveReferences(ctx.db, collectReferences(fields, rows)), readLinkedValues(ctx, fields, rows), lookupSources(ctx, fields)]);
   await readPointedTitles(ctx, fields, rows, titles);
@@ -28,6 +27,25 @@ export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw:
   const now = ctx.now();
   refs.fileUrl = (fileId) => ctx.files.links.linkFor(fileId, now);
   refs.timeZone = ctx.timeZone;
+  return { rows, refs, now };
+}
+
+/**
+ * A page of rows as the wire shows them: values decoded, the members, departments and related
+ * records they refer to resolved once for the page (one statement per kind and relation field).
+ */
+export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, shape: RowShape) {
+  const { rows, refs, now } = await resolvePage(ctx, fields, raw);
   const present = rowPresenter(shape, fields, now);
   return rows.map((row) => present(row, refs));
+}
+
+/**
+ * A page of rows in the spec shape, each as its JSON text (`row-json.ts`), for a route that sends
+ * them as they are: the same bytes `presentRows` and the row schema's serializer would make.
+ */
+export async function presentSpecRowsAsText(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>): Promise<JsonText[]> {
+  const { rows, refs } = await resolvePage(ctx, fields, raw);
+  const write = specRowWriter(fields);
+  return rows.map((row) => write(row, refs));
 }

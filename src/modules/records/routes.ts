@@ -20,7 +20,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { access: reads('record:list') },
     serializerCompiler: chunkedRowsSerializer(schemas.RecordItem),
     schema: { tags, summary: 'List records: paged, sorted, projected', params: schemas.WorksheetParams, body: schemas.ListBody, response: responses(schemas.RecordPage) },
-    handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {})),
+    handler: async (request) => ok(await service.listRecords(serviceContext(request), request.params.worksheet_id, request.body ?? {}, true)),
   });
 
   app.post('/app/worksheets/:worksheet_id/rows/pivot', {

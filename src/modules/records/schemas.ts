@@ -1,3 +1,4 @@
+import type { JsonText } from '../../shared/json-text.js';
 import { Type } from '@sinclair/typebox';
 import { LenientBoolean } from '../../shared/wire-schemas.js';
 import { MAX_BATCH } from './service.js';
@@ -144,7 +145,8 @@ export const RecordItem = Type.Unsafe<Record<string, unknown>>({
 });
 
 export const RecordPage = Type.Object({
-  rows: Type.Unsafe<string | Array<Record<string, unknown>>>({
+  // JsonText: rows the list route sends as the text they were written as (`row-json.ts`).
+  rows: Type.Unsafe<string | Array<Record<string, unknown> | JsonText>>({
     description: 'The records; with responseFormat md, one text table',
     if: { type: 'string' },
     then: { type: 'string' },
