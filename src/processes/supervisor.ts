@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import type { Config } from '../config/index.js';
 import { loggerOptions } from '../config/logger-options.js';
 import { isProcessMessage, type ProcessMessage } from './messages.js';
+import { processFlags } from './young-generation.js';
 
 /** How long after a process that served ends it is started again. */
 const RESTART_DELAY_MS = 1_000;
@@ -33,7 +34,8 @@ interface Delivery {
  * that ends after it served is started again; one that ends before stops them all (the port, the
  * database or the settings would fail the next one too); SIGTERM or SIGINT stops them all. The
  * supervisor passes each process's notices to the others (`worker-link.ts`), serves no request and
- * loads none of the server's code.
+ * loads none of the server's code. Each process gets the supervisor's Node flags, with the young
+ * generation divided among them (`young-generation.ts`).
  * @example await superviseServers(loadConfig()) // with HTTP_PROCESSES=2
  */
 export function superviseServers(config: Config): void {
@@ -152,5 +154,6 @@ export function superviseServers(config: Config): void {
   };
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
+  cluster.setupPrimary({ execArgv: processFlags(process.execArgv, slots.length) });
   start(slots[0]);
 }
