@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/index.js';
 import { loggerOptions } from './config/logger-options.js';
+import { idleCollectionPlugin } from './plugins/idle-collection.js';
 import { changeNoticeWaitPlugin } from './plugins/change-notice-wait.js';
 import type { Database } from './db/connection.js';
 import { openFileService } from './files/file-service.js';
@@ -145,6 +146,7 @@ export async function buildApp({ config, database, logger, clock, startJobs = tr
   const appKeys = createAppKeyStrategy(database.db, config.headerPrefix);
   await app.register(errorHandlerPlugin, { profile: config.apiProfile });
   await app.register(changeNoticeWaitPlugin);
+  await app.register(idleCollectionPlugin, { idleMs: config.idleCollectMs, clock: app.clock });
   await app.register(notFoundPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(requestGuardPlugin);

@@ -54,7 +54,7 @@ async function startOn<T extends { app: FastifyInstance }>(
   config: Config,
   start: (database: Database, built: (app: FastifyInstance) => FastifyInstance) => Promise<T>,
 ): Promise<T & { database: Database; close(): Promise<void> }> {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { pgNamedReads: config.pgNamedReads });
   let builtApp: FastifyInstance | undefined;
   try {
     await migrateToLatest(database).catch((error: unknown) => {

@@ -17,6 +17,11 @@ export interface Config {
   /** `sqlite:./data/tabularium.db` (embedded) or `postgres://…` (server mode). */
   databaseUrl: string;
   /**
+   * PostgreSQL: how many of the reads repeated most early get a prepared (named) statement per
+   * connection (PG_NAMED_READS, default 200); 0 for a pgbouncer before 1.21 in transaction mode.
+   */
+  pgNamedReads: number;
+  /**
    * The wire profile: `spec` (the specification's shapes and statuses) or `public` (the public
    * service's: flat records, type names, business errors with HTTP 200, `HAP` headers).
    */
@@ -58,6 +63,8 @@ export interface Config {
    * workers (docs/operations.md, "Several server processes on one port").
    */
   httpProcesses: number;
+  /** Quiet time after which a process that served requests runs one full garbage collection (IDLE_COLLECT_SECONDS, default 5; 0: never), in ms. */
+  idleCollectMs: number;
   /** Background jobs (workflow runs) this process runs at once (WORKERS, default 4; 0: this process runs none, e.g. an API-only process beside `tabularium worker`). */
   workers: number;
   /** How often an idle worker looks for due jobs, in ms (WORKER_POLL_MS, default 500); jobs made in the same process are taken at once. */
@@ -200,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: databaseUrl(env),
+    pgNamedReads: integer(env, 'PG_NAMED_READS', 200, 0, 10_000),
     apiProfile: apiProfile as ApiProfile,
     headerPrefix,
     publicUrl: publicUrl(env, host, port),
@@ -218,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     computeInlineMaxRows: integer(env, 'COMPUTE_INLINE_MAX_ROWS', 100_000, 0, 100_000_000),
     recycleBinDays: integer(env, 'RECYCLE_BIN_DAYS', 60, 1, 36_500),
     httpProcesses: countOrAuto(env, 'HTTP_PROCESSES', '1', availableParallelism(), 1, 64),
+    idleCollectMs: integer(env, 'IDLE_COLLECT_SECONDS', 5, 0, 3_600) * 1000,
     workers: integer(env, 'WORKERS', 4, 0, 256),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1000, 3_600_000),

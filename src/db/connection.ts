@@ -17,14 +17,20 @@ export interface Database {
 /** Any transaction or the root connection; services accept either. */
 export type Executor = Kysely<MetaSchema>;
 
+/** How a database is opened beyond its URL. */
+export interface OpenOptions {
+  /** PostgreSQL: how many repeated reads get a prepared statement per connection (`PG_NAMED_READS`; 0: none). */
+  pgNamedReads?: number;
+}
+
 /**
  * Opens the database a URL names: `sqlite:<file>` (or `sqlite::memory:`) or `postgres://…`.
  * @example const { db } = openDatabase('sqlite:./data/tabularium.db');
  */
-export function openDatabase(url: string): Database {
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const dialect = url.startsWith('sqlite:')
     ? createSqliteDialect(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''))
-    : createPostgresDialect(url);
+    : createPostgresDialect(url, undefined, options.pgNamedReads);
   const db = new Kysely<MetaSchema>({ dialect: dialect.kyselyDialect });
   const reader = dialect.rows ?? queryBuilderReader(db as unknown as Kysely<unknown>);
   return {

@@ -209,6 +209,18 @@ describe('HTTP_PROCESSES', () => {
   });
 });
 
+describe('IDLE_COLLECT_SECONDS and PG_NAMED_READS', () => {
+  it.each([
+    ['IDLE_COLLECT_SECONDS', 'idleCollectMs', 5_000, '30', 30_000],
+    ['PG_NAMED_READS', 'pgNamedReads', 200, '500', 500],
+  ] as const)('%s: a default, a value as given (seconds in ms), 0 for off, and refused by name', (name, key, byDefault, given, read) => {
+    expect(loadConfig({})[key]).toBe(byDefault);
+    expect(loadConfig({ [name]: given })[key]).toBe(read);
+    expect(loadConfig({ [name]: '0' })[key]).toBe(0);
+    expect(configErrorFor({ [name]: '-1' }).message).toContain(name);
+  });
+});
+
 describe('the job workers and the crash-test switch', () => {
   it('runs 4 workers with a 60 s lease and no crash point by default', () => {
     expect(loadConfig({})).toMatchObject({ workers: 4, workerPollMs: 500, workerLeaseMs: 60_000, crashAt: null });
