@@ -30,7 +30,13 @@ export const idleCollectionPlugin = fp<IdleCollectionOptions>(async (app, option
     app.decorate('idleCollection', null);
     return;
   }
-  const idle = new IdleCollection(options.idleMs, gc);
+  const idle = new IdleCollection(options.idleMs, () => {
+    const before = process.memoryUsage();
+    gc();
+    const after = process.memoryUsage();
+    const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+    app.log.debug(`idle: collected garbage, heap ${mb(before.heapTotal)} -> ${mb(after.heapTotal)} MB (in use ${mb(after.heapUsed)} MB), resident ${mb(after.rss)} MB`);
+  });
   app.decorate('idleCollection', idle);
   app.addHook('onRequest', (_request, _reply, done) => {
     idle.active(options.clock());
