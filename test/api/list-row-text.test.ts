@@ -13,9 +13,9 @@ const VALUE_TYPES = allFieldTypes().filter((t) => t.availability === 'ready' && 
 const aliasOf = (code: string) => `f${code}`;
 
 /**
- * The list route writes spec-shape rows straight to JSON text (`row-json.ts`); a get still
- * serialises the record object through the row schema. For every ready value type, filled and
- * empty, the two must give the same record, key for key, in short pages (spliced into the
+ * The list route writes rows straight to JSON text (`row-json.ts`), in the spec shape and flat; a
+ * get still serialises the record object through the row schema. For every ready value type, filled
+ * and empty, the two must give the same record, key for key, in short pages (spliced into the
  * envelope) and long ones (more than 16 rows, sent in pieces).
  */
 describeApi('list rows written as text read as the get serialises them', (ctx) => {
@@ -54,6 +54,27 @@ describeApi('list rows written as text read as the get serialises them', (ctx) =
     expect(empty.body.error_msg).toBe('');
     ids.push(full.body.data.id, tricky.body.data.id, ...empty.body.data.rowIds);
   });
+
+  // Flat rows (public profile, or useFieldIdAsKey given) are written as text too.
+  const flatShapes = [
+    { useFieldIdAsKey: false },
+    { useFieldIdAsKey: true },
+    { useFieldIdAsKey: false, includeSystemFields: true },
+  ];
+  for (const shape of flatShapes) {
+    it(`gives each flat row (${JSON.stringify(shape)}) exactly as its get does`, async () => {
+      const listed = await rawCall('POST', `/v3/app/worksheets/${worksheetId}/rows/list`, { pageSize: 22, sorts: [{ field: 'autoid', isAsc: true }], ...shape });
+      const page = JSON.parse(listed) as { data: { rows: Array<{ id: string; rowId: string }> } };
+      expect(JSON.stringify(page)).toBe(listed);
+      expect(page.data.rows.map((r) => r.id)).toEqual(page.data.rows.map((r) => r.rowId));
+      expect(page.data.rows.slice(0, 2).map((r) => r.id)).toEqual(ids.slice(0, 2));
+      const query = Object.entries(shape).map(([key, value]) => `${key}=${String(value)}`).join('&');
+      for (const row of page.data.rows) {
+        const got = JSON.parse(await rawCall('GET', `/v3/app/worksheets/${worksheetId}/rows/${row.id}?${query}`)) as { data: unknown };
+        expect(JSON.stringify(row)).toBe(JSON.stringify(got.data));
+      }
+    });
+  }
 
   for (const pageSize of [3, 22]) {
     it(`gives each row of a page of ${pageSize} exactly as its get does`, async () => {

@@ -4,7 +4,7 @@ import { lookupSources, readLinkedValues, readPointedTitles } from './links/link
 import { collectReferences, decodeRow } from './presenter.js';
 import { resolveReferences } from './references.js';
 import { rowPresenter, type RowShape } from './row-shape.js';
-import { specRowWriter } from './row-json.js';
+import type { RowTextWriter } from './row-json.js';
 import type { JsonText } from '../../shared/json-text.js';
 import { PROCESS_SELECT } from './process-presenter.js';
 
@@ -41,11 +41,10 @@ export async function presentRows(ctx: ServiceContext, fields: FieldMeta[], raw:
 }
 
 /**
- * A page of rows in the spec shape, each as its JSON text (`row-json.ts`), for a route that sends
- * them as they are: the same bytes `presentRows` and the row schema's serializer would make.
+ * A page of rows each as its JSON text (`row-json.ts`), for a route that sends them as they are:
+ * the same bytes `presentRows` and the row schema's serializer would make.
  */
-export async function presentSpecRowsAsText(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>): Promise<JsonText[]> {
-  const { rows, refs } = await resolvePage(ctx, fields, raw);
-  const write = specRowWriter(fields);
-  return rows.map((row) => write(row, refs));
+export async function presentRowsAsText(ctx: ServiceContext, fields: FieldMeta[], raw: Array<Record<string, unknown>>, write: RowTextWriter): Promise<JsonText[]> {
+  const { rows, refs, now } = await resolvePage(ctx, fields, raw);
+  return rows.map((row) => write(row, refs, now));
 }

@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../shared/service-context.js';
 import type { FieldMeta } from '../../fields/field-type.js';
 import { loadSchema, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
 import { readableFields } from './presenter.js';
-import { presentRows, presentSpecRowsAsText, selectColumns } from './present-rows.js';
+import { presentRows, presentRowsAsText, selectColumns } from './present-rows.js';
+import { rowTextWriter } from './row-json.js';
 import { recordsMarkdown } from './record-markdown.js';
 import { rowShapeFor, type RowShape, type RowShapeRequest } from './row-shape.js';
 import * as writer from './writer.js';
@@ -223,8 +224,8 @@ function sortTerms(schema: WorksheetSchema, sorts: ListInput['sorts'], parameter
  * A page of records: `{rows, total, pageIndex, pageSize}`. The total of an unfiltered list is read
  * from the kept row counts; a filtered one costs a count, made unless `includeTotalCount` is
  * explicitly false (then `total` is left out). Rows are in the shape `row-shape.ts` decides, or one
- * text table with `responseFormat: "md"`. `asWireText` (the list route): spec-shape rows as their
- * JSON text (`row-json.ts`); other callers read the rows as objects.
+ * text table with `responseFormat: "md"`. `asWireText` (the list route): rows as their JSON text
+ * (`row-json.ts`); other callers read the rows as objects.
  */
 export async function listRecords(ctx: ServiceContext, worksheetKey: string, input: ListInput, asWireText = false) {
   const schema = await loadSchema(ctx, worksheetKey);
@@ -263,8 +264,9 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
     !countTotal ? undefined : predicate.everyRow && state === 'live' ? rowCountSums(ctx.db, ctx.reader, ctx.dialect, [schema.id]).then((sums) => sums.live) : countFiltered(ctx, schema, predicate, state),
   ]);
   const page = { ...(total === undefined ? {} : { total }), pageIndex, pageSize };
-  // The list route sends live spec-shape rows as text; markdown and the recycle bin's rows are built from objects.
-  if (asWireText && shape.kind === 'spec' && state === 'live') return { rows: await presentSpecRowsAsText(ctx, fields, raw), ...page };
+  // The list route sends live rows as text; markdown and the recycle bin's rows are built from objects.
+  const writeText = asWireText && state === 'live' && input.responseFormat !== 'md' ? rowTextWriter(shape, fields) : null;
+  if (writeText) return { rows: await presentRowsAsText(ctx, fields, raw, writeText), ...page };
   const rows = await presentRows(ctx, fields, raw, shape);
   if (input.responseFormat === 'md') return { rows: recordsMarkdown(fields, rows, shape.kind === 'flat' && shape.systemFields), ...page };
   return { rows: state === 'bin' ? await withDeletion(ctx, raw, rows) : rows, ...page };
