@@ -4,6 +4,7 @@ import { ok } from '../../shared/envelope.js';
 import { responses } from '../../shared/wire-schemas.js';
 import { serviceContext } from '../../plugins/service-context.js';
 import { chunkedRowsSerializer } from '../../plugins/chunked-rows-serializer.js';
+import { jsonTextDataSerializer } from '../../plugins/json-text-data-serializer.js';
 import * as schemas from './schemas.js';
 import * as service from './service.js';
 import * as pivotSchemas from './pivot-schemas.js';
@@ -77,8 +78,9 @@ export const recordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/app/worksheets/:worksheet_id/rows/:row_id', {
     config: { access: reads('record:get') },
-    schema: { tags, summary: 'Get a record', params: schemas.RowParams, querystring: schemas.RowQuery, response: responses(schemas.RecordItem) },
-    handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.query)),
+    serializerCompiler: jsonTextDataSerializer(),
+    schema: { tags, summary: 'Get a record', params: schemas.RowParams, querystring: schemas.RowQuery, response: responses(schemas.RecordItemOrText) },
+    handler: async (request) => ok(await service.getRecord(serviceContext(request), request.params.worksheet_id, request.params.row_id, request.query, true)),
   });
 
   app.get('/app/worksheets/:worksheet_id/rows/:row_id/relations/:field', {

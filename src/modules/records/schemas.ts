@@ -144,6 +144,9 @@ export const RecordItem = Type.Unsafe<Record<string, unknown>>({
   else: RecordOut,
 });
 
+/** A record as a get answers it: an object, or the JSON text the route wrote it as (`row-json.ts`). */
+export const RecordItemOrText = Type.Unsafe<Record<string, unknown> | JsonText>(RecordItem);
+
 export const RecordPage = Type.Object({
   // JsonText: rows the list route sends as the text they were written as (`row-json.ts`).
   rows: Type.Unsafe<string | Array<Record<string, unknown> | JsonText>>({

@@ -89,7 +89,8 @@ export async function createRecords(ctx: ServiceContext, worksheetKey: string, r
   return { rowIds: await writer.insertRecords(ctx, schema, encoded, refs) };
 }
 
-export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}) {
+/** A record by id; `asWireText` (the get route): as its JSON text (`row-json.ts`), other callers read an object. */
+export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId: string, request: RowShapeRequest = {}, asWireText = false) {
   const schema = await loadSchema(ctx, worksheetKey);
   requireWorksheetRight(ctx.actor, schema, 'read');
   const fields = readableFields(schema, null, worksheetGrant(ctx.actor, schema.id).hiddenFields);
@@ -97,7 +98,8 @@ export async function getRecord(ctx: ServiceContext, worksheetKey: string, rowId
   const row = await repository.findRow(ctx, ctx.dialect, schema.table, rowId, selectColumns(fields, shape), rowsFor(ctx.actor, callerScope(ctx, schema), 'read'));
   // Not a live record: perhaps a draft of the caller (10007 otherwise).
   if (!row) return drafts.readDraft(ctx, schema, fields, rowId, request);
-  const [record] = await presentRows(ctx, fields, [row], shape);
+  const writeText = asWireText ? rowTextWriter(shape, fields) : null;
+  const [record] = writeText ? await presentRowsAsText(ctx, fields, [row], writeText) : await presentRows(ctx, fields, [row], shape);
   return record;
 }
 
