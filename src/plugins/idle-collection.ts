@@ -20,8 +20,8 @@ export interface IdleCollectionOptions {
 }
 
 /**
- * Runs one full garbage collection once the server has had no request for `idleMs` after serving
- * some (`processes/idle-collection.ts`). Off when `gc` is not exposed (`node dist/main.js` without
+ * Runs one full garbage collection once the server has answered no request for `idleMs` after
+ * answering some (`processes/idle-collection.ts`): one hook on the answer, none on the request. Off when `gc` is not exposed (`node dist/main.js` without
  * `--expose-gc`) or `idleMs` is 0.
  */
 export const idleCollectionPlugin = fp<IdleCollectionOptions>(async (app, options) => {
@@ -38,12 +38,8 @@ export const idleCollectionPlugin = fp<IdleCollectionOptions>(async (app, option
     app.log.debug(`idle: collected garbage, heap ${mb(before.heapTotal)} -> ${mb(after.heapTotal)} MB (in use ${mb(after.heapUsed)} MB), resident ${mb(after.rss)} MB`);
   });
   app.decorate('idleCollection', idle);
-  app.addHook('onRequest', (_request, _reply, done) => {
-    idle.active(options.clock());
-    done();
-  });
   app.addHook('onResponse', (_request, _reply, done) => {
-    idle.active(options.clock());
+    idle.answered(options.clock());
     done();
   });
   const timer = setInterval(() => idle.tick(options.clock()), LOOK_EVERY_MS);

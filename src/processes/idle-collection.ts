@@ -7,11 +7,11 @@
  * (W6 in docs/benchmark.md: 141 MB of old generation holding 46 MB after the bench's reads). A
  * collection once the requests have stopped gives the free pages back, at a cost of tens of
  * milliseconds that no request waits for.
- * @example const idle = new IdleCollection(5_000, gc); idle.active(Date.now()); setInterval(() => idle.tick(Date.now()), 1_000)
+ * @example const idle = new IdleCollection(5_000, gc); idle.answered(Date.now()); setInterval(() => idle.tick(Date.now()), 1_000)
  */
 export class IdleCollection {
-  private lastActive = 0;
-  /** Whether a request came since the last collection. */
+  private lastAnswered = 0;
+  /** Whether a request was answered since the last collection. */
   private served = false;
 
   constructor(
@@ -20,18 +20,18 @@ export class IdleCollection {
   ) {}
 
   /**
-   * A request came in, or was answered, at `now` (epoch ms). Requests in flight are not counted:
-   * one the client gave up on would hold the count up for good. A request that outlasts `idleMs`
-   * (a chat stream) may see the collection, a pause of tens of milliseconds.
+   * A request was answered at `now` (epoch ms). Requests in flight are not counted: one the client
+   * gave up on would hold the count up for good. A request that outlasts `idleMs` (a chat stream)
+   * may see the collection, a pause of tens of milliseconds.
    */
-  active(now: number): void {
-    this.lastActive = Math.max(this.lastActive, now);
+  answered(now: number): void {
+    this.lastAnswered = Math.max(this.lastAnswered, now);
     this.served = true;
   }
 
-  /** Collects if requests came and none has come or ended for `idleMs`; returns whether it did. */
+  /** Collects if requests were answered and none for `idleMs`; returns whether it did. */
   tick(now: number): boolean {
-    if (!this.served || now - this.lastActive < this.idleMs) return false;
+    if (!this.served || now - this.lastAnswered < this.idleMs) return false;
     this.served = false;
     this.collect();
     return true;

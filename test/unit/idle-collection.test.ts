@@ -8,17 +8,17 @@ describe('the idle-time collection', () => {
     let collections = 0;
     const idle = new IdleCollection(5_000, () => collections++);
     expect(idle.tick(1_000_000)).toBe(false); // nothing served yet
-    idle.active(1_000_000);
-    idle.active(1_000_200);
+    idle.answered(1_000_000);
+    idle.answered(1_000_200);
     expect(idle.tick(1_005_100)).toBe(false); // 4.9 s after the last
     expect(idle.tick(1_005_200)).toBe(true);
     expect(idle.tick(1_020_000)).toBe(false); // nothing served since
-    idle.active(1_030_000);
+    idle.answered(1_030_000);
     expect(idle.tick(1_035_000)).toBe(true);
     expect(collections).toBe(2);
   });
 
-  it('runs through the server: each request and answer counts as activity', async () => {
+  it('runs through the server: an answer counts as activity', async () => {
     let now = 1_000_000;
     let collections = 0;
     const app = Fastify();

@@ -3,6 +3,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { TSchema } from '@sinclair/typebox';
 import { FlatRecordOut, RecordOut } from '../../src/modules/records/schemas.js';
 import { presentRecord, type StoredRow } from '../../src/modules/records/presenter.js';
+import { presentProcessFields } from '../../src/modules/records/process-presenter.js';
 import { rowTextWriter, specRowWriter } from '../../src/modules/records/row-json.js';
 import { rowPresenter, type RowShape } from '../../src/modules/records/row-shape.js';
 import type { FieldMeta, FieldType, ResolvedReferences } from '../../src/fields/field-type.js';
@@ -135,5 +136,9 @@ describe('flat rows written as text', () => {
     expect(rowTextWriter(shapes[0], [aliased('isDraft')])).toBeNull();
     expect(rowTextWriter(shapes[2], [aliased('_processName')])).toBeNull();
     expect(rowTextWriter(shapes[0], [aliased('_processName')])).not.toBeNull();
+    // Every key the flat schema names (`id` and `rowId` aside: a field aliased so is keyed by its
+    // id) and every process key the presenter writes, so that neither list can drift from the writer's.
+    for (const key of Object.keys(FlatRecordOut.properties).filter((k) => k !== 'id' && k !== 'rowId')) expect(rowTextWriter(shapes[0], [aliased(key)]), key).toBeNull();
+    for (const key of Object.keys(presentProcessFields(row, refs, NOW))) expect(rowTextWriter(shapes[2], [aliased(key)]), key).toBeNull();
   });
 });

@@ -46,6 +46,9 @@ function member(id: string, refs: ResolvedReferences) {
 
 const iso = (instant: number | null | undefined) => (instant === null || instant === undefined ? null : new Date(Number(instant)).toISOString());
 
+/** The keys `presentProcessFields` gives a flat row: each column's under `_` and its name, and `_remainingTime`. */
+export const PROCESS_FIELD_KEYS: readonly string[] = [...Object.keys(PROCESS_COLUMNS).map((key) => `_${key}`), '_remainingTime'];
+
 /** The nine process keys of a flat row. */
 export function presentProcessFields(stored: Record<string, unknown>, refs: ResolvedReferences, now: number): Record<string, unknown> {
   const row = stored as ProcessRow;

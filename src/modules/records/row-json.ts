@@ -1,7 +1,7 @@
 import type { FieldMeta, ResolvedReferences } from '../../fields/field-type.js';
 import { JsonText } from '../../shared/json-text.js';
 import type { StoredRow } from './presenter.js';
-import { presentProcessFields } from './process-presenter.js';
+import { PROCESS_FIELD_KEYS, presentProcessFields } from './process-presenter.js';
 import { flatKeys, type RowShape } from './row-shape.js';
 
 /** Writes one record of a page as its wire text; `now` (epoch ms) is what `_remainingTime` counts from. */
@@ -16,6 +16,21 @@ export type RowTextWriter = (row: StoredRow, refs: ResolvedReferences, now: numb
 export function rowTextWriter(shape: RowShape, fields: FieldMeta[]): RowTextWriter | null {
   if (shape.kind === 'spec') return specRowWriter(fields);
   return flatRowWriter(fields, flatKeys(fields, shape.keyByFieldId), shape.systemFields);
+}
+
+type Account = ReturnType<ResolvedReferences['accounts']['get']>;
+
+/** A user's text made once for the page (a writer is made per read): the page's records share a few users. */
+function perUser(write: (id: string, account: Account) => string): (id: string, refs: ResolvedReferences) => string {
+  const texts = new Map<string, string>();
+  return (id, refs) => {
+    let text = texts.get(id);
+    if (text === undefined) {
+      text = write(id, refs.accounts.get(id));
+      texts.set(id, text);
+    }
+    return text;
+  };
 }
 
 /**
@@ -34,15 +49,7 @@ export function rowTextWriter(shape: RowShape, fields: FieldMeta[]): RowTextWrit
 export function specRowWriter(fields: FieldMeta[]): RowTextWriter {
   const opens = fields.map((field) => `{"id":${JSON.stringify(field.id)},"value":`);
   const closes = fields.map((field) => `,"type":${JSON.stringify(String(field.type))},"controlName":${JSON.stringify(String(field.name))}}`);
-  const users = new Map<string, string>();
-  const userJson = (id: string, refs: ResolvedReferences): string => {
-    let text = users.get(id);
-    if (text === undefined) {
-      text = `{"accountId":${JSON.stringify(id)},"fullname":${JSON.stringify(refs.accounts.get(id)?.fullname ?? '')}}`;
-      users.set(id, text);
-    }
-    return text;
-  };
+  const userJson = perUser((id, account) => `{"accountId":${JSON.stringify(id)},"fullname":${JSON.stringify(account?.fullname ?? '')}}`);
   return (row, refs) => {
     const record = { createdAt: row._created_at };
     let json = `{"id":${JSON.stringify(row.id)},"fields":[`;
@@ -57,10 +64,12 @@ export function specRowWriter(fields: FieldMeta[]): RowTextWriter {
   };
 }
 
-/** The keys the flat row schema (`FlatRecordOut`) names, which it writes first, in this order, and types. */
+/**
+ * The keys the flat row schema (`schemas.ts`'s `FlatRecordOut`) names, which it writes first, in its
+ * order, and types. (Not read from the schema: `schemas.ts` imports the records service, which
+ * imports this file. The unit test holds the two lists together.)
+ */
 const FLAT_OWN_KEYS = new Set(['id', 'rowId', '_createdBy', '_owner', '_updatedBy', '_createdAt', '_updatedAt', 'autoid', '_deletedAt', '_deletedBy', 'isDraft']);
-/** The process fields' keys of a flat row with system fields (`process-presenter.ts`). */
-const PROCESS_KEYS = ['_processName', '_nodeAssignees', '_initiatedBy', '_initiatedAt', '_nodeStartedAt', '_approvalCompletedAt', '_dueAt', '_remainingTime', '_processStatus'];
 
 /**
  * Writes flat records (`row-shape.ts`'s `rowPresenter`) as text, byte for byte what the flat row
@@ -69,22 +78,16 @@ const PROCESS_KEYS = ['_processName', '_nodeAssignees', '_initiatedBy', '_initia
  * `undefined` left out. Null when a field's key is one of the schema's own or a process field's.
  */
 function flatRowWriter(fields: FieldMeta[], keys: string[], systemFields: boolean): RowTextWriter | null {
-  const taken = new Set(systemFields ? PROCESS_KEYS : []);
+  const taken = new Set(systemFields ? PROCESS_FIELD_KEYS : []);
   for (const key of keys) {
     if (FLAT_OWN_KEYS.has(key) || taken.has(key)) return null;
     taken.add(key);
   }
   const fieldKeys = keys.map((key) => `,${JSON.stringify(key)}:`);
-  const users = new Map<string, string>();
-  const userJson = (id: string, refs: ResolvedReferences): string => {
-    let text = users.get(id);
-    if (text === undefined) {
-      const account = refs.accounts.get(id);
-      text = `{"accountId":${JSON.stringify(id)},"fullname":${JSON.stringify(account?.fullname ?? '')},"avatar":${JSON.stringify(account?.avatar ?? '')},"status":${JSON.stringify(account?.status ?? 0)}}`;
-      users.set(id, text);
-    }
-    return text;
-  };
+  const userJson = perUser(
+    (id, account) =>
+      `{"accountId":${JSON.stringify(id)},"fullname":${JSON.stringify(account?.fullname ?? '')},"avatar":${JSON.stringify(account?.avatar ?? '')},"status":${JSON.stringify(account?.status ?? 0)}}`,
+  );
   return (row, refs, now) => {
     const id = JSON.stringify(row.id);
     let json = `{"id":${id},"rowId":${id}`;
