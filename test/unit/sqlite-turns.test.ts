@@ -63,3 +63,30 @@ it('holds the write lock from its first statement, so a read followed by a write
   expect(otherWrite).toBe('SQLITE_BUSY');
   expect(otherProcess.prepare('select n from counter').get()).toEqual({ n: 1 });
 });
+
+it('runs a single writing statement outside a transaction in its own turn too, without holding the event loop', async () => {
+  const { database, otherProcess } = twoProcesses();
+  otherProcess.exec('begin immediate');
+  otherProcess.exec('update counter set n = n + 1');
+  const events: string[] = [];
+  const written = sql`update counter set n = n + 10`.execute(database.db).then(() => events.push('written'));
+  // Bare, the statement would sleep in SQLite's busy handler (the thread held) until the lock is free.
+  for (let turn = 0; turn < 40; turn++) await new Promise((resolve) => setImmediate(resolve));
+  events.push('event loop ran');
+  otherProcess.exec('commit');
+  await written;
+  expect(events).toEqual(['event loop ran', 'written']);
+  expect(otherProcess.prepare('select n from counter').get()).toEqual({ n: 11 });
+});
+
+it('rolls back a single writing statement that fails, and leaves no transaction open', async () => {
+  const { database, otherProcess } = twoProcesses();
+  otherProcess.exec('create unique index counter_n on counter (n)');
+  otherProcess.exec('insert into counter values (5)');
+  await expect(sql`update counter set n = 5 where n = 0`.execute(database.db)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+  await sql`update counter set n = 7 where n = 0`.execute(database.db);
+  // The lock was given back: the other process writes at once.
+  otherProcess.pragma('busy_timeout = 0');
+  otherProcess.exec('update counter set n = n + 1 where n = 5');
+  expect(otherProcess.prepare('select n from counter order by n').all()).toEqual([{ n: 6 }, { n: 7 }]);
+});

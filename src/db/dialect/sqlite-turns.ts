@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { SqliteDialect, SqliteDriver, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig } from 'kysely';
 
 /** How long a transaction waits for its turn to write before it fails (as `busy_timeout` does for single statements). */
 const TURN_WAIT_MS = 5_000;
@@ -19,6 +19,12 @@ export const STATEMENT_BUSY_TIMEOUT_MS = 5_000;
  * either gets the lock or fails before it did anything. It then tries again on the next turns of
  * the event loop, then every millisecond: SQLite's busy handler would sleep in the thread, and every other request of the process
  * (reads on the second connection among them) would wait with it.
+ *
+ * A single writing statement outside a transaction (a job claim, a token's last use) takes its turn
+ * the same way: it runs in an immediate transaction of its own. Run bare, it would wait for the lock
+ * in SQLite's busy handler, asleep in the thread, for as long as the other process writes (a batch
+ * of a thousand records: tens of milliseconds), and after the lock is free until the handler's next
+ * look (up to 100 ms later).
  */
 export class TurnTakingSqliteDialect extends SqliteDialect {
   constructor(
@@ -33,7 +39,12 @@ export class TurnTakingSqliteDialect extends SqliteDialect {
   }
 }
 
+/** Statements that write rows and may run inside a transaction (not VACUUM, PRAGMA, BEGIN…). */
+const ROW_WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
+
 class TurnTakingSqliteDriver extends SqliteDriver {
+  private turnTaking: DatabaseConnection | undefined;
+
   constructor(
     settings: SqliteDialectConfig,
     private readonly writer: Database.Database,
@@ -41,7 +52,35 @@ class TurnTakingSqliteDriver extends SqliteDriver {
     super(settings);
   }
 
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.turnTaking ??= {
+      executeQuery: <R>(query: CompiledQuery) => this.executeInTurn<R>(connection, query),
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+    return this.turnTaking;
+  }
+
+  /** A writing statement outside a transaction runs in one of its own, begun when it is this process's turn. */
+  private async executeInTurn<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.writer.inTransaction || !ROW_WRITE.test(query.sql)) return connection.executeQuery<R>(query);
+    await this.takeTurn();
+    try {
+      const result = await connection.executeQuery<R>(query);
+      this.writer.exec('commit');
+      return result;
+    } catch (error) {
+      if (this.writer.inTransaction) this.writer.exec('rollback');
+      throw error;
+    }
+  }
+
   override async beginTransaction(_connection: DatabaseConnection): Promise<void> {
+    await this.takeTurn();
+  }
+
+  /** Waits until this connection holds the write lock, in an immediate transaction. */
+  private async takeTurn(): Promise<void> {
     const deadline = Date.now() + TURN_WAIT_MS;
     for (let attempt = 1; ; attempt++) {
       if (this.tryBegin()) return;
