@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, type Config } from './config/index.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+import { sqliteCacheShareMb } from './processes/memory-shares.js';
 import { ensureSetup } from './modules/setup/index.js';
 
 export interface RunningServer {
@@ -54,7 +55,10 @@ async function startOn<T extends { app: FastifyInstance }>(
   config: Config,
   start: (database: Database, built: (app: FastifyInstance) => FastifyInstance) => Promise<T>,
 ): Promise<T & { database: Database; close(): Promise<void> }> {
-  const database = openDatabase(config.databaseUrl, { pgNamedReads: config.pgNamedReads });
+  const database = openDatabase(config.databaseUrl, {
+    pgNamedReads: config.pgNamedReads,
+    sqliteCacheMb: sqliteCacheShareMb(config.sqliteCacheMb, config.httpProcesses),
+  });
   let builtApp: FastifyInstance | undefined;
   try {
     await migrateToLatest(database).catch((error: unknown) => {

@@ -22,6 +22,11 @@ export interface Config {
    */
   pgNamedReads: number;
   /**
+   * SQLite: the page cache of each connection in megabytes (SQLITE_CACHE_MB, default 64), divided
+   * among the HTTP processes (`processes/memory-shares.ts`).
+   */
+  sqliteCacheMb: number;
+  /**
    * The wire profile: `spec` (the specification's shapes and statuses) or `public` (the public
    * service's: flat records, type names, business errors with HTTP 200, `HAP` headers).
    */
@@ -208,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     databaseUrl: databaseUrl(env),
     pgNamedReads: integer(env, 'PG_NAMED_READS', 200, 0, 10_000),
+    sqliteCacheMb: integer(env, 'SQLITE_CACHE_MB', 64, 1, 65_536),
     apiProfile: apiProfile as ApiProfile,
     headerPrefix,
     publicUrl: publicUrl(env, host, port),

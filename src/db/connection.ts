@@ -21,6 +21,8 @@ export type Executor = Kysely<MetaSchema>;
 export interface OpenOptions {
   /** PostgreSQL: how many repeated reads get a prepared statement per connection (`PG_NAMED_READS`; 0: none). */
   pgNamedReads?: number;
+  /** SQLite: the page cache of each connection in megabytes (64 when not given). */
+  sqliteCacheMb?: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface OpenOptions {
  */
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const dialect = url.startsWith('sqlite:')
-    ? createSqliteDialect(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''))
+    ? createSqliteDialect(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''), options.sqliteCacheMb)
     : createPostgresDialect(url, undefined, options.pgNamedReads);
   const db = new Kysely<MetaSchema>({ dialect: dialect.kyselyDialect });
   const reader = dialect.rows ?? queryBuilderReader(db as unknown as Kysely<unknown>);

@@ -68,27 +68,36 @@ function compileCondition(scope: FilterScope, condition: FilterCondition, field:
 export interface IndexableColumns {
   equality: string[];
   range: string[];
+  /**
+   * Every condition of the filter is one of these (reached through AND groups, on a plain column):
+   * an index holding the columns above holds every column the filter reads.
+   */
+  complete: boolean;
 }
 
 const EQUALITY = new Set(['eq', 'in']);
 const RANGE = new Set(['gt', 'ge', 'lt', 'le', 'between']);
 
-function noteIndexable(field: QueryField, operator: string, columns: IndexableColumns): void {
-  // The record id is the primary key: no other index is needed to find rows by it.
-  if (!field.kind.plainColumn || field.column === 'id') return;
+/** Notes the condition's column; false when the condition is not an equality or range on a plain column. */
+function noteIndexable(field: QueryField, operator: string, columns: IndexableColumns): boolean {
+  if (!field.kind.plainColumn) return false;
+  // The record id is the primary key: no other index is needed to find rows by it (and every index holds it).
+  if (field.column === 'id') return true;
   const list = EQUALITY.has(operator) ? columns.equality : RANGE.has(operator) ? columns.range : null;
   if (list && !list.includes(field.column)) list.push(field.column);
+  return list !== null;
 }
 
-function compileNode(scope: FilterScope, node: FilterNode, indexable: IndexableColumns | null, related: Set<string>): Expression<SqlBool> | null {
+/** `indexable` is null inside OR groups, whose conditions no index key can serve; `columns` still learns that the filter is not complete. */
+function compileNode(scope: FilterScope, node: FilterNode, indexable: IndexableColumns | null, related: Set<string>, columns: IndexableColumns): Expression<SqlBool> | null {
   if (node.kind === 'condition') {
     const field = resolveField(scope, node);
     const compiled = compileCondition(scope, node, field, related);
-    if (indexable) noteIndexable(field, node.operator, indexable);
+    if (!indexable || !noteIndexable(field, node.operator, indexable)) columns.complete = false;
     return compiled;
   }
   const inner = node.logic === 'and' ? indexable : null;
-  const parts = node.children.map((child) => compileNode(scope, child, inner, related)).filter((part): part is Expression<SqlBool> => part !== null);
+  const parts = node.children.map((child) => compileNode(scope, child, inner, related, columns)).filter((part): part is Expression<SqlBool> => part !== null);
   // A group without conditions holds for every row, so it adds nothing to its parent.
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0];
@@ -108,9 +117,9 @@ export function compileFilter(scope: FilterScope, filter: unknown, path = 'filte
 /** The predicate of a filter, and the columns an index could serve it by. */
 export function planFilter(scope: FilterScope, filter: unknown, path = 'filter'): { predicate: RowPredicate; indexable: IndexableColumns } {
   const tree = parseFilter(filter, path);
-  const indexable: IndexableColumns = { equality: [], range: [] };
+  const indexable: IndexableColumns = { equality: [], range: [], complete: true };
   const related = new Set<string>();
-  const expression = tree ? compileNode(scope, tree, indexable, related) : null;
+  const expression = tree ? compileNode(scope, tree, indexable, related, indexable) : null;
   return { predicate: expression ? predicateOf(expression, related) : EVERY_ROW, indexable };
 }
 
@@ -141,4 +150,33 @@ export function indexFor(indexable: IndexableColumns, sortColumn: string | null)
   if (key.length === 0) return { key, include: [] };
   const include = indexable.range.filter((column) => !key.includes(column)).slice(0, MAX_INCLUDED_COLUMNS);
   return { key, include };
+}
+
+/**
+ * The index a pivot (or chart) could be answered from alone, without reading a row: the filter's
+ * equality columns and the grouped columns as its key (groups then stream out of the index in
+ * order), the range and aggregated columns carried. Such an index is a fraction of the table's
+ * size, so a pivot over every row reads it instead of the table. None (an empty key) when the
+ * filter reads other columns or there are too many columns: an index that does not hold every
+ * column would send the engine to the rows for each entry, dearer than reading the table.
+ * @example pivotIndexFor({ equality: [], range: [], complete: true }, [status], [price]) // → { key: [status], include: [price] }
+ */
+export function pivotIndexFor(indexable: IndexableColumns, grouped: string[], aggregated: string[]): PlannedIndex {
+  const none = { key: [], include: [] };
+  if (!indexable.complete) return none;
+  const key = [...new Set([...indexable.equality, ...grouped])].filter((column) => column !== 'id');
+  const include = [...new Set([...indexable.range, ...aggregated])].filter((column) => column !== 'id' && !key.includes(column));
+  if (key.length === 0 || key.length > MAX_INDEX_COLUMNS || include.length > MAX_INCLUDED_COLUMNS) return none;
+  return { key, include };
+}
+
+/**
+ * Whether an index (by its columns) serves everything a planned pivot index would: its key begins
+ * with the planned key and it holds every carried column.
+ * @example coversPivot({ key: [status, price], include: [qty] }, { key: [status], include: [price] }) // true
+ */
+export function coversPivot(existing: PlannedIndex, planned: PlannedIndex): boolean {
+  if (planned.key.some((column, i) => existing.key[i] !== column)) return false;
+  const held = new Set([...existing.key, ...existing.include]);
+  return planned.include.every((column) => held.has(column));
 }

@@ -97,3 +97,75 @@ describeApi('indexes for what lists ask', (ctx) => {
     expect(await indexExists(ctx, covering!.name)).toBe(false);
   });
 });
+
+describeApi('indexes for what pivots ask', (ctx) => {
+  const pivot = (sheet: Sheet, body: Record<string, unknown>) => ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/pivot`, body);
+  const cond = (field: string, operator: string, value: unknown) => ({ type: 'condition', field, operator, value });
+  const sumOfPrice = [{ field: 'price', aggregation: 'SUM' }, { field: 'record_count', aggregation: 'COUNT' }];
+  const readIndexes = async (sheet: Sheet) => (await indexesOf(ctx, sheet)).filter((i) => !i.unique).map((i) => ({ fields: i.fields, include: i.include }));
+
+  async function filledSheet(name: string): Promise<Sheet> {
+    const sheet = await makeSheet(ctx, name, FIELDS);
+    await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/batch`, {
+      rows: [1, 2, 3].map((n) => ({ fields: [{ id: 'title', value: `r${n}` }, { id: 'qty', value: n * 10 }, { id: 'price', value: n }, { id: 'status', value: n % 2 ? 'A' : 'B' }] })),
+    });
+    return sheet;
+  }
+
+  it('a pivot asks for (grouped columns) carrying the summed ones, an index it can be read from alone; its answer does not wait for it', async () => {
+    const sheet = await filledSheet('Pivoted');
+    const response = await pivot(sheet, { rows: [{ field: 'status' }], values: sumOfPrice });
+    expect(response.body).toMatchObject({ error_code: 1, data: { pivot: [{ rows: { [sheet.field.status]: 'A' }, values: { [sheet.field.price]: 4, record_count: 2 } }, { rows: { [sheet.field.status]: 'B' }, values: { [sheet.field.price]: 2, record_count: 1 } }] } });
+    const indexes = await indexesOf(ctx, sheet);
+    const carried = indexes.find((i) => !i.unique)!;
+    expect(carried).toEqual({ name: expect.any(String), fields: [sheet.field.status], include: [sheet.field.price], unique: false });
+    expect(await indexExists(ctx, carried.name)).toBe(true);
+  });
+
+  it('a filtered pivot puts the equality columns first and carries the range columns', async () => {
+    const sheet = await filledSheet('Pivoted filtered');
+    const filter = { type: 'group', logic: 'AND', children: [cond('title', 'eq', 'r1'), cond('qty', 'gt', 5)] };
+    const byStatus = await pivot(sheet, { rows: [{ field: 'status' }], values: sumOfPrice, filter: { type: 'group', logic: 'AND', children: [cond('qty', 'gt', 5)] } });
+    expect(byStatus.body.error_msg).toBe('');
+    expect(await readIndexes(sheet)).toEqual([{ fields: [sheet.field.status], include: [sheet.field.qty, sheet.field.price] }]);
+    // Text equality is no indexed condition (it folds case): a filter with one asks nothing more.
+    expect((await pivot(sheet, { rows: [{ field: 'status' }], values: sumOfPrice, filter })).body.error_msg).toBe('');
+    const onStatus = await pivot(sheet, { columns: [{ field: 'price' }], values: [{ field: 'record_count', aggregation: 'COUNT' }], filter: cond('status', 'eq', 'A') });
+    expect(onStatus.body.error_msg).toBe('');
+    expect(await readIndexes(sheet)).toEqual(
+      expect.arrayContaining([
+        { fields: [sheet.field.status], include: [sheet.field.qty, sheet.field.price] },
+        { fields: [sheet.field.status, sheet.field.price], include: undefined },
+      ]),
+    );
+    expect(await readIndexes(sheet)).toHaveLength(2);
+  });
+
+  it('asks nothing when the filter reads other columns (an OR group), or when an index the worksheet has already serves the pivot', async () => {
+    const sheet = await filledSheet('Pivoted or');
+    const either = { type: 'group', logic: 'OR', children: [cond('qty', 'eq', 10), cond('price', 'eq', 2)] };
+    expect((await pivot(sheet, { rows: [{ field: 'status' }], values: sumOfPrice, filter: either })).body.error_msg).toBe('');
+    expect(await readIndexes(sheet)).toEqual([]);
+    // A sorted, filtered list gets (status, price) carrying qty: it holds everything a pivot by status of price needs.
+    const listed = await ctx.call('POST', `/v3/app/worksheets/${sheet.id}/rows/list`, {
+      filter: { type: 'group', logic: 'AND', children: [cond('qty', 'gt', 5), cond('status', 'eq', 'A')] },
+      sorts: [{ field: 'price', isAsc: true }],
+      includeTotalCount: false,
+    });
+    expect(listed.body.error_msg).toBe('');
+    const before = await readIndexes(sheet);
+    expect(before).toEqual([{ fields: [sheet.field.status, sheet.field.price], include: [sheet.field.qty] }]);
+    expect((await pivot(sheet, { rows: [{ field: 'status' }], values: sumOfPrice })).body.error_msg).toBe('');
+    expect(await readIndexes(sheet)).toEqual(before);
+  });
+
+  it('asks nothing when the columns are too many for one index to hold', async () => {
+    const sheet = await filledSheet('Pivoted wide');
+    const response = await pivot(sheet, {
+      rows: [{ field: 'status' }, { field: 'title' }, { field: 'code' }, { field: 'notes' }, { field: 'qty' }],
+      values: [{ field: 'price', aggregation: 'SUM' }],
+    });
+    expect(response.body.error_msg).toBe('');
+    expect(await readIndexes(sheet)).toEqual([]);
+  });
+});

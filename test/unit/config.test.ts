@@ -221,6 +221,14 @@ describe('IDLE_COLLECT_SECONDS and PG_NAMED_READS', () => {
   });
 });
 
+describe('SQLITE_CACHE_MB', () => {
+  it('is 64 MB by default, read as given, and refused by name below 1', () => {
+    expect(loadConfig({}).sqliteCacheMb).toBe(64);
+    expect(loadConfig({ SQLITE_CACHE_MB: '128' }).sqliteCacheMb).toBe(128);
+    expect(configErrorFor({ SQLITE_CACHE_MB: '0' }).setting).toBe('SQLITE_CACHE_MB');
+  });
+});
+
 describe('the job workers and the crash-test switch', () => {
   it('runs 4 workers with a 60 s lease and no crash point by default', () => {
     expect(loadConfig({})).toMatchObject({ workers: 4, workerPollMs: 500, workerLeaseMs: 60_000, crashAt: null });

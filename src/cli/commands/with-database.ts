@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 /** Opens the configured database, runs `work`, and closes it again. */
 export async function withOpenDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = openDatabase(config.databaseUrl, { pgNamedReads: config.pgNamedReads });
+  const database = openDatabase(config.databaseUrl, { pgNamedReads: config.pgNamedReads, sqliteCacheMb: config.sqliteCacheMb });
   try {
     return await work(database);
   } finally {

@@ -17,6 +17,8 @@ const COLUMN_TYPES: Record<LogicalColumnType, string> = {
 };
 
 const STATEMENT_CACHE_SIZE = 256;
+/** Each connection's page cache in megabytes, unless the caller says (`SQLITE_CACHE_MB`). */
+const DEFAULT_CACHE_MB = 64;
 const DDL = /^\s*(create|alter|drop)\b/i;
 
 /**
@@ -119,14 +121,14 @@ function registerFunctions(connection: Database.Database): void {
  * second, read-only one (`sqlite-reader.ts`).
  * @example createSqliteDialect('./data/tabularium.db')
  */
-export function createSqliteDialect(file: string): SqlDialect {
+export function createSqliteDialect(file: string, cacheMb = DEFAULT_CACHE_MB): SqlDialect {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma(`busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
-  database.pragma('cache_size = -65536');
+  database.pragma(`cache_size = ${-cacheMb * 1024}`);
   // The planner chooses among a table's read indexes by their statistics (without them, a range
   // index can win over the covering one that serves the sort, at a hundred times the cost).
   // ANALYZE samples this many entries per index, so that it costs milliseconds on any size.
@@ -135,7 +137,7 @@ export function createSqliteDialect(file: string): SqlDialect {
   if (file !== ':memory:') database.pragma('optimize = 0x10002');
   registerFunctions(database);
   // An in-memory database has no second connection: its reads go through the query builder.
-  const reader = file === ':memory:' ? null : createSqliteReader(file, registerFunctions);
+  const reader = file === ':memory:' ? null : createSqliteReader(file, cacheMb, registerFunctions);
   return {
     label: `SQLite (${file})`,
     kyselyDialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }, database),

@@ -2,16 +2,16 @@ import type { DateGranularity, StoredDate } from '../../db/dialect/sql-dialect.j
 import type { FieldMeta, ReferenceKind, ResolvedReferences } from '../../fields/field-type.js';
 import { resolveReferences } from './references.js';
 import { emptyReferenceSet } from './value-codec.js';
-import { systemColumn } from '../../query/index.js';
+import { coversPivot, pivotIndexFor, systemColumn, type IndexableColumns } from '../../query/index.js';
 import { viewForRead } from '../views/index.js';
-import { viewFilter } from './view-filter.js';
+import { planViewFilter, type viewFilter } from './view-filter.js';
 import { AppError } from '../../shared/app-error.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
-import { loadSchema, type WorksheetSchema } from '../worksheets/index.js';
+import { loadSchema, readIndexColumnsOf, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
 import * as repository from './pivot-repository.js';
 import { callerScope } from './filter-scope.js';
-import { requireWorksheetRight, rowsFor } from '../../access/index.js';
+import { dataScopeOf, requireWorksheetRight, rowsFor } from '../../access/index.js';
 
 export interface PivotDimensionInput {
   field: string;
@@ -242,9 +242,25 @@ export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: P
   checkUnique([...rowDims.map((d, i): [string, string] => [d.key, `${paths.rows}[${i}]`]), ...columnDims.map((d, i): [string, string] => [d.key, `${paths.columns}[${i}]`])]);
   checkUnique(values.map((v, i) => [v.key, `${paths.values}[${i}]`]));
   const dimensions = [...rowDims, ...columnDims];
-  const predicate = viewFilter(scope, view, input.filter);
-  return { rowDims, columnDims, values, dimensions, predicate };
+  const { predicate, indexable } = planViewFilter(scope, view, input.filter);
+  return { rowDims, columnDims, values, dimensions, predicate, indexable };
 }
+
+/**
+ * Asks for the index the pivot could be read from alone (`pivotIndexFor`), unless one the worksheet
+ * has already serves it. Only for a caller who reads every record or their own (the owner column
+ * joins the key): other data scopes read columns of their own. Built in the background, never here.
+ */
+function requestPivotIndex(ctx: ServiceContext, schema: WorksheetSchema, indexable: IndexableColumns, dimensions: ResolvedDimension[], values: ResolvedValue[]): void {
+  const scope = dataScopeOf(ctx.actor, schema.id, 'read');
+  if (scope !== 'all' && scope !== 'own') return;
+  const filtered = scope === 'own' ? { ...indexable, equality: [...indexable.equality, '_owner'] } : indexable;
+  const aggregated = values.map((v) => v.sql.column).filter((column): column is string => column !== null);
+  const planned = pivotIndexFor(filtered, dimensions.map((d) => d.sql.column), aggregated);
+  if (planned.key.length === 0 || [...schema.readIndexes].some((key) => coversPivot(readIndexColumnsOf(key), planned))) return;
+  requestReadIndex(ctx, schema, planned);
+}
+
 
 /**
  * A pivot of a worksheet's records, grouped and aggregated by the database:
@@ -256,7 +272,8 @@ export async function pivotRecords(ctx: ServiceContext, worksheetKey: string, in
   const schema = await loadSchema(ctx, worksheetKey);
   const view = input.viewId ? await viewForRead(ctx, schema, input.viewId) : null;
   requireWorksheetRight(ctx.actor, schema, 'read');
-  const { rowDims, columnDims, values, dimensions, predicate } = planPivot(ctx, schema, input, undefined, view);
+  const { rowDims, columnDims, values, dimensions, predicate, indexable } = planPivot(ctx, schema, input, undefined, view);
+  requestPivotIndex(ctx, schema, indexable, dimensions, values);
   const query: repository.PivotQuery = {
     table: schema.table,
     predicate: rowsFor(ctx.actor, callerScope(ctx, schema), 'read', predicate),

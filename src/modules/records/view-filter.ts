@@ -13,7 +13,11 @@ export function planViewFilter(scope: FilterScope, view: ViewForRead | null, fil
   const merge = (a: string[], b: string[]) => [...new Set([...a, ...b])];
   return {
     predicate: bothOf(own.predicate, request.predicate),
-    indexable: { equality: merge(own.indexable.equality, request.indexable.equality), range: merge(own.indexable.range, request.indexable.range) },
+    indexable: {
+      equality: merge(own.indexable.equality, request.indexable.equality),
+      range: merge(own.indexable.range, request.indexable.range),
+      complete: own.indexable.complete && request.indexable.complete,
+    },
   };
 }
 

@@ -65,6 +65,15 @@ export function readIndexKey(columns: ReadIndexColumns): string {
 }
 
 /**
+ * The columns of a read index from its `readIndexKey`.
+ * @example readIndexColumnsOf('a,b+c') // { key: ['a', 'b'], include: ['c'] }
+ */
+export function readIndexColumnsOf(key: string): ReadIndexColumns {
+  const [ordered, carried] = key.split('+');
+  return { key: ordered.split(','), include: carried ? carried.split(',') : [] };
+}
+
+/**
  * The name of a read index: a single key column without included ones keeps the sort index's name;
  * others get a hash of their key, as names are limited (63 bytes on PostgreSQL) and must be the
  * same in every process.
