@@ -44,3 +44,27 @@ export async function executeCached<R = unknown>(db: Executor, key: string, buil
   }
   return db.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
 }
+
+const shapes = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A read statement whose text is built once per `key` (its shape) and engine, for a caller that can
+ * list the statement's parameters without the query builder (`parameters`). The first time, the
+ * query is built and compiled; its text is kept only when its compiled parameters are exactly
+ * `parameters`, so a wrong guess of their order costs a compile per request, never a wrong statement.
+ * @example const { sql, parameters } = shapedStatement(db, `list|${table}|${filterText}`, () => query.compile(), [...filterParameters, limit, offset]);
+ */
+export function shapedStatement(db: Executor, key: string, compile: () => { sql: string; parameters: readonly unknown[] }, parameters: readonly unknown[]): { sql: string; parameters: readonly unknown[] } {
+  const adapter = db.getExecutor().adapter;
+  let cache = shapes.get(adapter);
+  if (!cache) shapes.set(adapter, (cache = new Map()));
+  const text = cache.get(key);
+  if (text !== undefined) return { sql: text, parameters };
+  const compiled = compile();
+  const same = compiled.parameters.length === parameters.length && compiled.parameters.every((value, i) => Object.is(value, parameters[i]));
+  if (same) {
+    cache.set(key, compiled.sql);
+    if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
+  }
+  return { sql: compiled.sql, parameters: compiled.parameters };
+}
