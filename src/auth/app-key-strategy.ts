@@ -16,6 +16,12 @@ interface CachedKey {
   /** The key's actor, made once per load: its grants (and what is compiled from them) are kept with it. */
   actor: Actor;
   loadedAt: number;
+  /**
+   * The Sign this key was last accepted with (a key's Sign is the same on every request): a request
+   * presenting it again skips the hash. A Set, not `===`: its lookup compares the string's hash
+   * first, so how long it takes does not tell how much of a wrong Sign matched.
+   */
+  accepted: Set<string>;
   /** `changeEpoch()` when it was read: a change of keys, views or roles, here or in another process of the server, reads it again. */
   changes: number;
 }
@@ -68,6 +74,7 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       allowlist: allowlistOf(row.allowed_ips),
       actor: appKeyActor({ keyId: row.id, appId: row.app_id, organizationId: row.organization_id, readOnly, worksheets, viewFilters: await viewFilters(db, views) }),
       loadedAt: Date.now(),
+      accepted: new Set(),
       changes,
     };
     cache.set(appKey, entry);
@@ -86,8 +93,10 @@ export function createAppKeyStrategy(db: Executor, headerPrefix: string) {
       }
       const key = await load(appKey.trim());
       if (!key) throw new AppError(ErrorCode.TokenNotFound, 401, `unknown ${headerPrefix}-Appkey`);
-      if (!signMatches(sign.trim(), key.signHash)) {
-        throw new AppError(ErrorCode.InvalidSignature, 401, `${headerPrefix}-Sign does not match the AppKey`);
+      const presented = sign.trim();
+      if (!key.accepted.has(presented)) {
+        if (!signMatches(presented, key.signHash)) throw new AppError(ErrorCode.InvalidSignature, 401, `${headerPrefix}-Sign does not match the AppKey`);
+        key.accepted.add(presented);
       }
       if (key.allowlist && !key.allowlist.allows(ip)) {
         throw new AppError(ErrorCode.IpRestricted, 403, `this ${headerPrefix}-Appkey may not be used from ${ip}`);

@@ -51,6 +51,18 @@ describeApi('app key authentication and the envelope', (ctx) => {
     expect(response.body.error_code).toBe(10102);
   });
 
+  it('refuses a Sign that differs from the one just accepted only in its last character before the padding', async () => {
+    const headers = (sign: string) => ({ 'SVC-Appkey': ctx.setup.app.appKey, 'SVC-Sign': sign });
+    expect((await ctx.call('GET', '/v3/app', undefined, headers(ctx.setup.app.sign))).status).toBe(200);
+    const sign = ctx.setup.app.sign;
+    expect(sign.endsWith('==')).toBe(true);
+    const nearly = `${sign.slice(0, -3)}${sign.at(-3) === 'A' ? 'B' : 'A'}==`;
+    const response = await ctx.call('GET', '/v3/app', undefined, headers(nearly));
+    expect(response.status).toBe(401);
+    expect(response.body.error_code).toBe(10102);
+    expect((await ctx.call('GET', '/v3/app', undefined, headers(` ${ctx.setup.app.sign} `))).status).toBe(200);
+  });
+
   it('lets a read-only key read but not write (10005, HTTP 403)', async () => {
     const key = await addKey(ctx.database.db, ctx.setup.app.appId, true, Date.now());
     const headers = { 'SVC-Appkey': key.appKey, 'SVC-Sign': key.sign };
