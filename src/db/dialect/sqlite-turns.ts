@@ -39,8 +39,12 @@ export class TurnTakingSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Statements that write rows and may run inside a transaction (not VACUUM, PRAGMA, BEGIN…). */
-const ROW_WRITE = /^\s*(insert|update|delete|replace|with)\b/i;
+/**
+ * Statements that write rows and may run inside a transaction (not VACUUM, PRAGMA, BEGIN…). A
+ * statement led by a WITH clause may be a read: it runs as it comes (today every such write runs
+ * inside a transaction anyway).
+ */
+const ROW_WRITE = /^\s*(insert|update|delete|replace)\b/i;
 
 class TurnTakingSqliteDriver extends SqliteDriver {
   private turnTaking: DatabaseConnection | undefined;

@@ -261,7 +261,6 @@ function requestPivotIndex(ctx: ServiceContext, schema: WorksheetSchema, indexab
   requestReadIndex(ctx, schema, planned);
 }
 
-
 /**
  * A pivot of a worksheet's records, grouped and aggregated by the database:
  * `{meta, pivot:[{rows, columns, values}], summary?, totalPages, currentPage}`, cells keyed by
