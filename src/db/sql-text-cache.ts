@@ -17,8 +17,7 @@ export function cachedSqlText(dialect: SqlDialect, key: string, compile: () => s
   let text = cache.get(key);
   if (text === undefined) {
     text = compile();
-    cache.set(key, text);
-    if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
+    remember(cache, key, text);
   }
   return text;
 }
@@ -33,19 +32,27 @@ const byAdapter = new WeakMap<object, Map<string, string>>();
  * @example await executeCached(trx, 'jobs|finish', () => trx.deleteFrom('background_jobs').where('id', '=', ''), [jobId])
  */
 export async function executeCached<R = unknown>(db: Executor, key: string, build: () => { compile(): { sql: string } }, parameters: readonly unknown[]): Promise<QueryResult<R>> {
-  const adapter = db.getExecutor().adapter;
-  let cache = byAdapter.get(adapter);
-  if (!cache) byAdapter.set(adapter, (cache = new Map()));
+  const cache = textsOf(db);
   let text = cache.get(key);
   if (text === undefined) {
     text = build().compile().sql;
-    cache.set(key, text);
-    if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
+    remember(cache, key, text);
   }
   return db.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
 }
 
-const shapes = new WeakMap<object, Map<string, string>>();
+/** The texts kept for the engine `db` runs on (its adapter: the same for a connection and its transactions). */
+function textsOf(db: Executor): Map<string, string> {
+  const adapter = db.getExecutor().adapter;
+  let cache = byAdapter.get(adapter);
+  if (!cache) byAdapter.set(adapter, (cache = new Map()));
+  return cache;
+}
+
+function remember(cache: Map<string, string>, key: string, text: string): void {
+  cache.set(key, text);
+  if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
+}
 
 /**
  * A read statement whose text is built once per `key` (its shape) and engine, for a caller that can
@@ -55,16 +62,11 @@ const shapes = new WeakMap<object, Map<string, string>>();
  * @example const { sql, parameters } = shapedStatement(db, `list|${table}|${filterText}`, () => query.compile(), [...filterParameters, limit, offset]);
  */
 export function shapedStatement(db: Executor, key: string, compile: () => { sql: string; parameters: readonly unknown[] }, parameters: readonly unknown[]): { sql: string; parameters: readonly unknown[] } {
-  const adapter = db.getExecutor().adapter;
-  let cache = shapes.get(adapter);
-  if (!cache) shapes.set(adapter, (cache = new Map()));
+  const cache = textsOf(db);
   const text = cache.get(key);
   if (text !== undefined) return { sql: text, parameters };
   const compiled = compile();
   const same = compiled.parameters.length === parameters.length && compiled.parameters.every((value, i) => Object.is(value, parameters[i]));
-  if (same) {
-    cache.set(key, compiled.sql);
-    if (cache.size > SIZE) cache.delete(cache.keys().next().value!);
-  }
+  if (same) remember(cache, key, compiled.sql);
   return { sql: compiled.sql, parameters: compiled.parameters };
 }

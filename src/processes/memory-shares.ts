@@ -15,5 +15,14 @@ const MIN_SQLITE_CACHE_MB = 16;
  * @example sqliteCacheShareMb(64, 2) // 32
  */
 export function sqliteCacheShareMb(budgetMb: number, processes: number): number {
-  return Math.max(Math.min(MIN_SQLITE_CACHE_MB, budgetMb), Math.floor(budgetMb / Math.max(1, processes)));
+  return processShare(budgetMb, processes, MIN_SQLITE_CACHE_MB);
+}
+
+/**
+ * One process's share of an amount divided among `processes`: at least `atLeast`, unless the
+ * amount itself is smaller (then it stands as given: a division never adds).
+ * @example processShare(64, 8, 16) // 16
+ */
+export function processShare(amount: number, processes: number, atLeast: number): number {
+  return Math.max(Math.min(atLeast, amount), Math.floor(amount / Math.max(1, processes)));
 }

@@ -1,3 +1,5 @@
+import { processShare } from './memory-shares.js';
+
 /** The smallest semi-space a server process is given: V8's own default. */
 const MIN_SEMI_SPACE_MB = 16;
 
@@ -5,7 +7,8 @@ const FLAG = '--max-semi-space-size';
 
 /**
  * The Node flags of each of `processes` server processes: the supervisor's own, with the young
- * generation (`--max-semi-space-size`, 64 MB in `npm start`) divided among them, at least 16 MB.
+ * generation (`--max-semi-space-size`, 64 MB in `npm start`) divided among them, at least 16 MB
+ * (`processShare`; a flag set lower stands as set).
  *
  * Why: the young generation holds what the requests in flight allocate between two scavenges (a
  * list page about a megabyte); one process with every connection needs 64 MB semi-spaces to keep
@@ -25,7 +28,7 @@ export function processFlags(execArgv: readonly string[], processes: number): st
       continue;
     }
     const size = Number(joined ? arg.slice(FLAG.length + 1) : execArgv[++i]);
-    flags.push(Number.isFinite(size) && size > 0 ? `${FLAG}=${Math.max(MIN_SEMI_SPACE_MB, Math.floor(size / processes))}` : joined ? arg : `${FLAG}=${execArgv[i]}`);
+    flags.push(Number.isFinite(size) && size > 0 ? `${FLAG}=${processShare(size, processes, MIN_SEMI_SPACE_MB)}` : joined ? arg : `${FLAG}=${execArgv[i]}`);
   }
   return flags;
 }

@@ -18,3 +18,7 @@ describe('the Node flags of each server process', () => {
     expect(processFlags(['--max-semi-space-size=lots'], 2)).toEqual(['--max-semi-space-size=lots']);
   });
 });
+
+it('keeps a semi-space set below 16 MB as it was: dividing never adds', () => {
+  expect(processFlags(['--max-semi-space-size=8'], 2)).toEqual(['--max-semi-space-size=8']);
+});

@@ -20,11 +20,10 @@ export interface SqliteRowReader extends RowReader {
  * the one shared connection a read could run inside another request's transaction, between two
  * of its statements, and see writes that are later rolled back). Statements are prepared once per
  * SQL text and return rows as arrays, turned into objects by a constructor made once per statement.
- * @example const reader = createSqliteReader('./data/t.db', 64, registerFunctions);
+ * @example const reader = createSqliteReader('./data/t.db', prepareConnection);
  */
-export function createSqliteReader(file: string, cacheMb: number, prepareConnection: (connection: Database.Database) => void): SqliteRowReader {
+export function createSqliteReader(file: string, prepareConnection: (connection: Database.Database) => void): SqliteRowReader {
   const connection = new Database(file, { readonly: true });
-  connection.pragma(`cache_size = ${-cacheMb * 1024}`);
   prepareConnection(connection);
   const cache = new Map<string, CachedRead>();
 

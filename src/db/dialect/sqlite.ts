@@ -128,16 +128,20 @@ export function createSqliteDialect(file: string, cacheMb = DEFAULT_CACHE_MB): S
   database.pragma('synchronous = NORMAL');
   database.pragma(`busy_timeout = ${STATEMENT_BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
-  database.pragma(`cache_size = ${-cacheMb * 1024}`);
   // The planner chooses among a table's read indexes by their statistics (without them, a range
   // index can win over the covering one that serves the sort, at a hundred times the cost).
   // ANALYZE samples this many entries per index, so that it costs milliseconds on any size.
   database.pragma('analysis_limit = 1000');
   // Statistics of tables that grew or shrank much since they were gathered are refreshed at start.
   if (file !== ':memory:') database.pragma('optimize = 0x10002');
-  registerFunctions(database);
+  // What both connections (the writer and the reader) get: the page cache and our functions.
+  const prepareConnection = (connection: Database.Database) => {
+    connection.pragma(`cache_size = ${-cacheMb * 1024}`);
+    registerFunctions(connection);
+  };
+  prepareConnection(database);
   // An in-memory database has no second connection: its reads go through the query builder.
-  const reader = file === ':memory:' ? null : createSqliteReader(file, cacheMb, registerFunctions);
+  const reader = file === ':memory:' ? null : createSqliteReader(file, prepareConnection);
   return {
     label: `SQLite (${file})`,
     kyselyDialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, () => reader?.forgetStatements()) }, database),

@@ -10,8 +10,8 @@ import { ErrorCode } from '../../shared/error-codes.js';
 import type { ServiceContext } from '../../shared/service-context.js';
 import { loadSchema, readIndexColumnsOf, requestReadIndex, type WorksheetSchema } from '../worksheets/index.js';
 import * as repository from './pivot-repository.js';
-import { callerScope } from './filter-scope.js';
-import { dataScopeOf, requireWorksheetRight, rowsFor } from '../../access/index.js';
+import { callerScope, scopedIndexable } from './filter-scope.js';
+import { requireWorksheetRight, rowsFor } from '../../access/index.js';
 
 export interface PivotDimensionInput {
   field: string;
@@ -248,15 +248,12 @@ export function planPivot(ctx: ServiceContext, schema: WorksheetSchema, input: P
 
 /**
  * Asks for the index the pivot could be read from alone (`pivotIndexFor`), unless one the worksheet
- * has already serves it. Only for a caller who reads every record or their own (the owner column
- * joins the key): other data scopes read columns of their own. Built in the background, never here.
+ * has already serves it. The caller's data scope counts among the filter's columns
+ * (`scopedIndexable`). Built in the background, never here.
  */
 function requestPivotIndex(ctx: ServiceContext, schema: WorksheetSchema, indexable: IndexableColumns, dimensions: ResolvedDimension[], values: ResolvedValue[]): void {
-  const scope = dataScopeOf(ctx.actor, schema.id, 'read');
-  if (scope !== 'all' && scope !== 'own') return;
-  const filtered = scope === 'own' ? { ...indexable, equality: [...indexable.equality, '_owner'] } : indexable;
   const aggregated = values.map((v) => v.sql.column).filter((column): column is string => column !== null);
-  const planned = pivotIndexFor(filtered, dimensions.map((d) => d.sql.column), aggregated);
+  const planned = pivotIndexFor(scopedIndexable(ctx, schema, indexable), dimensions.map((d) => d.sql.column), aggregated);
   if (planned.key.length === 0 || [...schema.readIndexes].some((key) => coversPivot(readIndexColumnsOf(key), planned))) return;
   requestReadIndex(ctx, schema, planned);
 }

@@ -18,9 +18,9 @@ import { emptyReferenceSet, encodeValues, type FieldValueInput } from './value-c
 import * as drafts from './drafts/service.js';
 import { viewForRead, visibleFieldIds } from '../views/index.js';
 import { planViewFilter } from './view-filter.js';
-import { callerScope } from './filter-scope.js';
+import { callerScope, scopedIndexable } from './filter-scope.js';
 import { reachableIds, requireReachable, requireWritableFields } from './permissions.js';
-import { dataScopeOf, reachesEveryRow, requireWorksheetRight, worksheetGrant, rowsFor, type ScopedRows } from '../../access/index.js';
+import { reachesEveryRow, requireWorksheetRight, worksheetGrant, rowsFor, type ScopedRows } from '../../access/index.js';
 
 export const MAX_BATCH = 1000;
 
@@ -242,8 +242,7 @@ export async function listRecords(ctx: ServiceContext, worksheetKey: string, inp
   if (input.isDraft === true) return drafts.listDrafts(ctx, schema, fields, input);
   const scope = callerScope(ctx, schema);
   const { predicate: filter, indexable: filtered } = planViewFilter(scope, view, input.filter);
-  // A caller limited to their own records reads by owner too: the index asked for holds it among the equality columns.
-  const indexable = dataScopeOf(ctx.actor, schema.id, 'read') === 'own' ? { ...filtered, equality: [...filtered.equality, '_owner'] } : filtered;
+  const indexable = scopedIndexable(ctx, schema, filtered);
   const search = compileSearch(scope, input.search);
   const predicate = rowsFor(ctx.actor, scope, 'read', search ? bothOf(filter, search) : filter);
   const state = rowStateOf(input.recycleBin);
